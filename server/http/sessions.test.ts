@@ -109,6 +109,39 @@ describe('operator sessions', () => {
     expect((await s.call('GET', '/idp/1.0/me', { token: op })).status).toBe(200);
   });
 
+  it("lists and ends the sessions of every operator of the client: one created there without a role, one whose role comes from a group", async () => {
+    // issue 49 found both missing: the list asked for a role granted to the user directly in the client
+    const made = await s.call('POST', '/event/manage/operators', { token: nw, body: { username: 'no-role-yet', name: 'Nora Norole', password: 'Gatehouse1!' } });
+    expect(made.status).toBe(201);
+    const northwind = Number((await s.db.query<{ id: number }>(`select id from clients where code = 'NORTHWIND'`)).rows[0].id);
+    const grouped = Number(
+      (
+        await s.db.query<{ id: number }>(
+          `insert into users (username, password_hash, name, timezone, selected_client_id) select 'in-a-group', password_hash, 'Gil Grouped', timezone, $1
+             from users where username = 'operator' returning id`,
+          [northwind],
+        )
+      ).rows[0].id,
+    );
+    const group = Number(
+      (await s.db.query<{ id: number }>(`insert into operator_groups (client_id, name) values ($1, 'Night desk') returning id`, [northwind])).rows[0].id,
+    );
+    await s.db.query('insert into operator_group_members (group_id, user_id) values ($1, $2)', [group, grouped]);
+    await s.db.query(`insert into operator_group_grants (group_id, client_id, role_id) select $1, $2, id from roles where code = 'operator' limit 1`, [
+      group,
+      northwind,
+    ]);
+    const [noRole, inGroup] = [await loginWithAgent('no-role-yet'), await loginWithAgent('in-a-group')];
+    const listed = (await list(nw)).body.items;
+    expect(rowOf(listed, 'no-role-yet')).toMatchObject({ name: 'Nora Norole', state: 'open' });
+    expect(rowOf(listed, 'in-a-group')).toMatchObject({ name: 'Gil Grouped', state: 'open' });
+    const harbours = (await list(hb, OPS, '?state=all')).body.items;
+    expect(harbours.some((x: any) => x.username === 'no-role-yet' || x.username === 'in-a-group')).toBe(false);
+    const end = await s.call('POST', `${OPS}/end`, { token: nw, body: { ids: [rowOf(listed, 'no-role-yet').id, rowOf(listed, 'in-a-group').id] } });
+    expect(end.status).toBe(200);
+    for (const token of [noRole, inGroup]) expect((await s.call('GET', '/idp/1.0/me', { token })).status).toBe(401);
+  });
+
   it('needs 0.2.4.0 to list and 0.2.4.1 to end', async () => {
     const reception = await s.login('reception');
     expect((await list(reception)).status).toBe(403);
@@ -170,7 +203,7 @@ describe('operator sessions', () => {
     const again = await s.call('POST', `${OPS}/end`, { token: nw, body: { ids: [operatorRow.id] } });
     expect(again.body).toEqual({ ended: 0, alreadyEnded: 1 });
     expect((await s.call('GET', '/event/manage/audit?size=1', { token: nw })).body.items[0].entityId).toBe(String(operatorRow.id));
-    expect(await s.count("select 1 from audit_log where entity = 'operator-session'")).toBe(1);
+    expect(await s.count(`select 1 from audit_log where entity = 'operator-session' and entity_id = '${operatorRow.id}'`)).toBe(1);
   });
 });
 

@@ -10,6 +10,14 @@ export const EFFECTIVE_GRANTS = `(select user_id, client_id, role_id, division_i
   union select m.user_id, og.client_id, gg.role_id, gg.division_id
     from operator_group_members m join operator_groups og on og.id = m.group_id join operator_group_grants gg on gg.group_id = og.id)`;
 
+/**
+ * A condition: the user belongs to the client, as the view tenant_operators and MEMBERSHIPS (server/auth/accountScope.ts)
+ * count it: its home client, a role granted there, or a member of one of the client's groups (with or without a role).
+ */
+export const memberOf = (user: string, client: string) => `(exists (select 1 from user_grants mg where mg.user_id = ${user} and mg.client_id = ${client})
+    or exists (select 1 from users mu where mu.id = ${user} and mu.home_client_id = ${client})
+    or exists (select 1 from operator_group_members mm join operator_groups mo on mo.id = mm.group_id where mm.user_id = ${user} and mo.client_id = ${client}))`;
+
 export async function clientIdsOf(db: Db, userId: number): Promise<number[]> {
   const { rows } = await db.query<{ client_id: number }>(`select distinct client_id from ${EFFECTIVE_GRANTS} g where user_id = $1 order by client_id`, [
     userId,

@@ -4,6 +4,7 @@ import type { Db } from '../db';
 import { DiskFullError } from '../diskGuard';
 import { like, window, type ListWindow } from './list';
 import { tenantOf } from '../tenant';
+import { memberOf } from './grants';
 
 export type UserKind = 'operator' | 'service';
 
@@ -67,7 +68,8 @@ export interface SessionRow {
 export const SESSION_SORT = { startedAt: 's.started_at', lastSeenAt: 's.last_seen_at', username: 'u.username', id: 's.id' };
 
 /**
- * Which sessions a client's operators may see: of users of `kind` who hold a grant in the client, issued for
+ * Which sessions a client's operators may see: of users of `kind` who belong to the client (memberOf: created there,
+ * a role there, or a member of one of its groups), issued for
  * that client or before any client was selected (never one working in another tenant).
  * `lifetimeS`: console tokens expire after it, so an unended session older than that is over (null: never).
  */
@@ -87,7 +89,7 @@ function scoped(scope: Scope, params: unknown[]): { where: string; open: string 
     open += ` and s.started_at > now() - $${params.length}::int * interval '1 second'`;
   }
   const where = `u.kind = $${k} and (s.client_id is null or s.client_id = $${c})
-    and exists (select 1 from user_grants g where g.user_id = u.id and g.client_id = $${c})`;
+    and ${memberOf('u.id', `$${c}`)}`;
   return { where, open: `(${open})` };
 }
 
