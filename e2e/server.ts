@@ -1,7 +1,8 @@
 // A server of its own: each Playwright worker has one (e2e/fixtures.ts), and specs that stop and restart a server
 // start another; same entry point as `npm start`, its own port and data directory, the built console from E2E_DIST or dist/.
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdirSync, openSync, rmSync } from 'node:fs';
+import { mkdirSync, openSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { createServer, type AddressInfo } from 'node:net';
 
 export interface OwnServer {
   url: string;
@@ -12,12 +13,24 @@ export interface OwnServer {
   dispose: () => Promise<void>;
 }
 
+/** A port nobody listens on now: the system's choice for a listener of port 0 (a random pick collided with another
+ *  worker's server: the new one died of EADDRINUSE while the health check answered from the other, issue 51). */
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const probe = createServer();
+    probe.on('error', reject);
+    probe.listen(0, '127.0.0.1', () => {
+      const { port } = probe.address() as AddressInfo;
+      probe.close(() => resolve(port));
+    });
+  });
+}
+
 export async function ownServer(name: string, extraEnv: Record<string, string> = {}): Promise<OwnServer> {
-  const port = 22000 + Math.floor(Math.random() * 3000);
-  const url = `http://127.0.0.1:${port}`;
-  const dataDir = `.tmp/e2e-${name}-${port}`;
-  for (const dir of [dataDir, `${dataDir}-witness`]) rmSync(dir, { recursive: true, force: true }); // a fresh database with the demo data, whatever ran on this port before
-  const env = {
+  let port = await freePort();
+  let url = `http://127.0.0.1:${port}`;
+  let dataDir = `.tmp/e2e-${name}-${port}`;
+  const envOf = () => ({
     ...process.env,
     PORT: String(port),
     HOST: '127.0.0.1',
@@ -30,24 +43,41 @@ export async function ownServer(name: string, extraEnv: Record<string, string> =
     SIMULATOR_RATE: '0',
     RATE_LIMIT_MAX: '100000',
     ...extraEnv,
+  });
+  // a fresh database with the demo data, whatever ran on this port before
+  const fresh = () => {
+    for (const dir of [dataDir, `${dataDir}-witness`]) rmSync(dir, { recursive: true, force: true });
   };
+  fresh();
   let child: ChildProcess | null = null;
-  async function start() {
+  /** Starts the server and waits until it is up: its own log says it listens on its port (a health answer alone may
+   *  come from another process on the port) and the health check answers. False when the process ended first. */
+  async function startOnce(): Promise<boolean> {
     // its log (Fastify's, start-up, a crash's last words) is kept beside the test results, for a failure to be read
     mkdirSync('test-results/servers', { recursive: true });
-    const log = openSync(`test-results/servers/${name}-${port}.log`, 'a');
-    child = spawn(process.execPath, ['--import', 'tsx', 'server/main.ts'], { env, stdio: ['ignore', log, log], detached: true });
+    const logPath = `test-results/servers/${name}-${port}.log`;
+    const log = openSync(logPath, 'a');
+    const from = statSync(logPath).size;
+    const c = spawn(process.execPath, ['--import', 'tsx', 'server/main.ts'], { env: envOf(), stdio: ['ignore', log, log], detached: true });
+    child = c;
     // a server starts in ~15 s alone; beside vitest's own database set-up on a loaded machine it took over 90
     const until = Date.now() + 180_000;
     for (;;) {
-      try {
-        if ((await fetch(`${url}/api/health`)).ok) return;
-      } catch {
-        /* not up yet */
+      if (c.exitCode !== null || c.signalCode !== null) return false;
+      const said = readFileSync(logPath).subarray(from).toString();
+      if (said.includes(`listening at ${url}`)) {
+        try {
+          if ((await fetch(`${url}/api/health`)).ok) return true;
+        } catch {
+          /* not up yet */
+        }
       }
       if (Date.now() > until) throw new Error(`${name} server did not start on ${url}`);
       await new Promise((r) => setTimeout(r, 200));
     }
+  }
+  async function start() {
+    if (!(await startOnce())) throw new Error(`${name} server on ${url} ended while starting: see test-results/servers/${name}-${port}.log`);
   }
   async function stop() {
     const c = child;
@@ -61,6 +91,15 @@ export async function ownServer(name: string, extraEnv: Record<string, string> =
     await stop();
     for (const dir of [dataDir, `${dataDir}-backups`, `${dataDir}-witness`]) rmSync(dir, { recursive: true, force: true });
   }
-  await start();
+  // the first start may find its port taken after all (another process bound it between the probe and the start): a
+  // new port, up to three times; a restart keeps its port (its address is the test's)
+  for (let attempt = 1; !(await startOnce()); attempt++) {
+    if (attempt === 3) throw new Error(`${name} server ended while starting three times: see test-results/servers/${name}-*.log`);
+    fresh();
+    port = await freePort();
+    url = `http://127.0.0.1:${port}`;
+    dataDir = `.tmp/e2e-${name}-${port}`;
+    fresh();
+  }
   return { url, dataDir, stop, start, dispose };
 }
