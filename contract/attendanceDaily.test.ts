@@ -415,7 +415,19 @@ describe('payroll edges worked out by hand', () => {
         lateMinutes: 12,
         overtimeMinutes: 120,
       },
-      { ...who, teamId: 2, team: 'Gate', scheduledDays: 1, presentDays: 1, lateDays: 1, absentDays: 0, leaveDays: 0, workedMinutes: 400, lateMinutes: 20, overtimeMinutes: 0 },
+      {
+        ...who,
+        teamId: 2,
+        team: 'Gate',
+        scheduledDays: 1,
+        presentDays: 1,
+        lateDays: 1,
+        absentDays: 0,
+        leaveDays: 0,
+        workedMinutes: 400,
+        lateMinutes: 20,
+        overtimeMinutes: 0,
+      },
     ]);
   });
   it('a day without a badge-in: not yet today before start plus grace, absent after; not yet ahead of today; absent before it', () => {

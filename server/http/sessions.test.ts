@@ -109,9 +109,12 @@ describe('operator sessions', () => {
     expect((await s.call('GET', '/idp/1.0/me', { token: op })).status).toBe(200);
   });
 
-  it("lists and ends the sessions of every operator of the client: one created there without a role, one whose role comes from a group", async () => {
+  it('lists and ends the sessions of every operator of the client: one created there without a role, one whose role comes from a group', async () => {
     // issue 49 found both missing: the list asked for a role granted to the user directly in the client
-    const made = await s.call('POST', '/event/manage/operators', { token: nw, body: { username: 'no-role-yet', name: 'Nora Norole', password: 'Gatehouse1!' } });
+    const made = await s.call('POST', '/event/manage/operators', {
+      token: nw,
+      body: { username: 'no-role-yet', name: 'Nora Norole', password: 'Gatehouse1!' },
+    });
     expect(made.status).toBe(201);
     const northwind = Number((await s.db.query<{ id: number }>(`select id from clients where code = 'NORTHWIND'`)).rows[0].id);
     const grouped = Number(
