@@ -157,6 +157,9 @@ export const User = type({
   /** The selected client's time zone: where times are shown when the profile has none (issue 10). */
   clientTimezone: optional(nullable(string())),
   avatarColor: defaulted(AvatarColor, 'blue'),
+  /** Issue 50: the member of staff this operator is in the selected client (the identity with their e-mail), or null:
+   *  a form whose `mine` person is theirs alone (3.8.3 Request own leave) starts with it. */
+  identityId: optional(nullable(integer())),
 });
 export type User = Infer<typeof User>;
 

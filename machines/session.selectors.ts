@@ -3,6 +3,8 @@ import { heldPrivilegeIds, resolveTimeZone, type DisplayLocale, type IamProvider
 import type { SessionSnapshot } from './session';
 
 export const selectUser = (s: SessionSnapshot) => s.context.user;
+/** Issue 50: the member of staff the signed-in operator is in the selected client, or null. */
+export const selectOwnIdentity = (s: SessionSnapshot): number | null => s.context.user?.identityId ?? null;
 export const selectIsSignedIn = (s: SessionSnapshot) => s.hasTag('signedIn');
 export const selectIsRestoring = (s: SessionSnapshot) => s.matches('restoring');
 export const selectPrivilegeEntries = (s: SessionSnapshot) => s.context.privileges;

@@ -79,6 +79,8 @@ export const LEAVE_STATES = [
   { value: 'requested', label: 'Waiting for approval' },
   { value: 'approved', label: 'Approved' },
   { value: 'rejected', label: 'Rejected' },
+  // taken back by the person (or whoever filed it) before anyone decided it
+  { value: 'withdrawn', label: 'Withdrawn' },
 ] as const;
 
 export const TEAM_MEMBERS = { table: 'team_members', team: 'team_id', identity: 'identity_id' } as const;
@@ -262,6 +264,16 @@ export const leaveResource = defineResource({
         when: { field: 'status', values: ['requested'] },
         reason: { label: 'Why (the person sees it)', required: true, max: 500, placeholder: 'Stock-take that week: pick another' },
         done: 'Rejected: {name}\u2019s leave',
+      },
+      {
+        // the person's own request (or one they filed), while nobody has decided it
+        action: 'withdraw',
+        label: 'Withdraw',
+        privilege: PRIV.leave.request,
+        icon: 'undo',
+        when: { field: 'status', values: ['requested'] },
+        reason: { label: 'Why (the approvers see it)', required: false, max: 500, placeholder: 'The wedding moved to spring' },
+        done: 'Withdrawn: {name}\u2019s leave request',
       },
     ],
   },

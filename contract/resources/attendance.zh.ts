@@ -108,6 +108,7 @@ export default {
   'resource.leave.choice.status.requested': '待审批',
   'resource.leave.choice.status.approved': '已批准',
   'resource.leave.choice.status.rejected': '已驳回',
+  'resource.leave.choice.status.withdrawn': '已撤回',
   'resource.leave.field.requestedBy': '申请人',
   'resource.leave.field.decidedBy': '审批人',
   'resource.leave.field.decidedAt': '审批时间',

@@ -110,6 +110,7 @@ export function userBody(u: UserRow, roles: string[]) {
     timezone: u.timezone || null,
     clientTimezone: u.client_timezone ?? null,
     avatarColor: u.avatar_color || 'blue',
+    identityId: u.own_identity_id === undefined || u.own_identity_id === null ? null : Number(u.own_identity_id),
   };
 }
 

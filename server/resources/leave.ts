@@ -12,6 +12,7 @@ import type { Db } from '../db/db';
 import { HttpError, divisionsFor, principal } from '../http/kit';
 import { tenant } from '../db/tenant';
 import { partsOf } from './parts';
+import { isOwnLeave, withdrawLeave } from '../db/queries/leave';
 
 /** Mail settings, read at each send (SMTP_URL, SMTP_FROM) unless given (tests). */
 export type LeaveMail = { smtpUrl?: string | null; from?: string; log?: (m: string) => void };
@@ -123,6 +124,22 @@ function decide(state: 'approved' | 'rejected', o: LeaveMail, db: () => Db | und
   };
 }
 
+/** Withdraw (issue 50): the person whose leave it is (the identity with the operator's e-mail) or whoever filed it
+ *  takes a request back while nobody has decided it; who and when are kept as the decision's, the reason as its note. */
+function withdraw(): NamedAction {
+  return {
+    privilege: PRIV.leave.request,
+    async run(ctx: CrudContext, before: Row, input) {
+      if (!(await isOwnLeave(ctx.tx, Number(before.id), ctx.clientId, ctx.userId)))
+        throw new HttpError(403, 'Only the person or whoever filed it withdraws a leave request');
+      const note = typeof input.reason === 'string' && input.reason.trim() ? input.reason.trim() : null;
+      await withdrawLeave(ctx.tx, Number(before.id), ctx.clientId, ctx.userId, note);
+      await enqueueHook(ctx.tx, ctx.clientId!, 'leave.decided', before.id);
+    },
+    audit: (before, after) => ({ before: { status: before.status }, after: { status: after.status, decisionNote: after.decisionNote } }),
+  };
+}
+
 export function leaveHooks(publish?: object, o: LeaveMail = {}): ResourceHooks {
   const db = () => partsOf(publish)?.db;
   return {
@@ -146,6 +163,6 @@ export function leaveHooks(publish?: object, o: LeaveMail = {}): ResourceHooks {
       const q = db();
       if (q && change.action === 'create') void mail(o, q, clientId, change.id, 'approvers').catch((e) => o.log?.(`leave ${change.id}: mail not sent: ${e}`));
     },
-    actions: { approve: decide('approved', o, db), reject: decide('rejected', o, db) },
+    actions: { approve: decide('approved', o, db), reject: decide('rejected', o, db), withdraw: withdraw() },
   };
 }

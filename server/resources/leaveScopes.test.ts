@@ -135,4 +135,37 @@ describe('a member of staff holding only Request own leave', () => {
     expect((await s.call('PUT', `${leaveResource.api}/${filed.body.id}`, { token: staffToken, body: { ...body, identityId: who.Mine } })).status).toBe(403);
     expect((await s.call('POST', `${leaveResource.api}/${filed.body.id}/approve`, { token: staffToken, body: {} })).status).toBe(403);
   });
+
+  it('is told which member of staff they are, at sign-in and by /me (the form of their own leave starts with it)', async () => {
+    expect((await s.call('GET', '/idp/1.0/me', { token: staffToken })).body.user.identityId).toBe(who.Mine);
+    const again = await s.call('POST', '/idp/1.0/login', { body: { username: 'staff', password: 'Gatehouse1!' } });
+    expect(again.body.user.identityId).toBe(who.Mine);
+    // an operator whose e-mail is no member of staff's in the client is none
+    expect((await s.call('GET', '/idp/1.0/me', { token: admin })).body.user.identityId).toBeNull();
+  });
+
+  it('withdraws their own request while nobody has decided it, with a reason the approvers see; no one else’s, nothing decided', async () => {
+    const body = { identityId: who.Mine, categoryId: category, fromDate: '2027-01-04', toDate: '2027-01-05' };
+    const filed = await s.call('POST', leaveResource.api, { token: staffToken, body });
+    expect(filed.status).toBe(201);
+    const id = filed.body.id;
+    const bad = await s.call('POST', `${leaveResource.api}/${id}/withdraw`, { token: staffToken, body: { reason: 'x'.repeat(501) } });
+    expect(bad.status).toBe(400);
+    expect(bad.body.violations?.[0]?.field).toBe('reason');
+    const done = await s.call('POST', `${leaveResource.api}/${id}/withdraw`, { token: staffToken, body: { reason: 'The wedding moved' } });
+    expect(done.status, JSON.stringify(done.body)).toBe(200);
+    expect(done.body).toMatchObject({ status: 'withdrawn', decisionNote: 'The wedding moved', decidedBy: 'Omar Goh' });
+    expect(await s.count(`select 1 from audit_log where entity = 'leave' and entity_id = $1 and action = 'withdraw'`, [String(id)])).toBe(1);
+    // once withdrawn, it is no longer waiting for anyone: neither withdrawn again nor approved
+    expect((await s.call('POST', `${leaveResource.api}/${id}/withdraw`, { token: staffToken, body: {} })).status).toBe(409);
+    expect((await s.call('POST', `${leaveResource.api}/${id}/approve`, { token: hr, body: {} })).status).toBe(409);
+    expect(ids(await list(hr, '&scope=waitingForMe'))).not.toContain(id);
+    // another person's request, and a decided one of someone else: not theirs (404, as any row they cannot see)
+    for (const other of [leave.other, leave.decided, leave.elsewhere])
+      expect((await s.call('POST', `${leaveResource.api}/${other}/withdraw`, { token: staffToken, body: {} })).status).toBe(404);
+    // the approver filed Other's request, but withdrawing is the person's own (3.8.3 holds her to her own leave)
+    expect((await s.call('POST', `${leaveResource.api}/${leave.otherByHana}/withdraw`, { token: hr, body: {} })).status).toBe(404);
+    const [{ status }] = (await s.db.query<{ status: string }>('select status from leave_records where id = $1', [leave.other])).rows;
+    expect(status).toBe('requested');
+  });
 });

@@ -6,7 +6,7 @@ import { Button, Callout, Card, H5, NonIdealState, Spinner } from '@blueprintjs/
 import { ConfirmAlert } from '../ui/ConfirmAlert';
 import { useSelector } from '@xstate/react';
 import { familyValues, hasPrivilege, mayOnRow, type Division } from '../../contract';
-import { selectHeldPrivileges } from '../../machines/session.selectors';
+import { selectHeldPrivileges, selectOwnIdentity } from '../../machines/session.selectors';
 import { getClientToday } from '../ui/time';
 import { useReading } from '../hooks/useReading';
 import { useChangeNotices } from '../hooks/useChangeNotices';
@@ -54,6 +54,15 @@ export function ResourceForm<T extends { id: number }>({ resource }: { resource:
   // a view holder on an edit route that opens to viewers (declaration screens.viewersOpen): the record, read-only
   const session = useSystemActor('session');
   const held = useSelector(session, selectHeldPrivileges);
+  // issue 50: a holder of only the resource's own code (3.8.3 Request own leave) files for themselves: the form's
+  // `mine` person starts as the member of staff they are (the server holds them to it anyway)
+  const ownIdentity = useSelector(session, selectOwnIdentity);
+  const mine = resource.declaration?.scopes?.find((x) => x.kind === 'mine');
+  const ownCode = resource.declaration?.privileges.own;
+  const ownField =
+    mine && ownCode && ownIdentity !== null && hasPrivilege(held, [ownCode]) && !(resource.privileges.add && hasPrivilege(held, [resource.privileges.add]))
+      ? mine.person
+      : null;
   // (or a record route without an edit code at all: a visit request's details, changed only by its named actions)
   // (privilege families: the edit code of the record's own family — a security job needs 0.6.5.2, an attendance one 3.9.2)
   const family = resource.declaration?.privileges.families;
@@ -122,10 +131,11 @@ export function ResourceForm<T extends { id: number }>({ resource }: { resource:
         else if (f.default !== undefined && f.default !== null) v[f.name] = f.kind === 'number' ? String(f.default) : f.default;
         else if (f.kind === 'select' && f.options?.length && f.required) v[f.name] = f.options[0].value;
       }
+    if (ownField && !v[ownField]) v[ownField] = String(ownIdentity);
     // a new row starts in a family the user may add
     if (writable && family && !writable.includes(String(v[family.field] ?? '')) && writable.length) v[family.field] = writable[0];
     return v;
-  }, [editing, loaded, resource, extensible, search, writable, family]);
+  }, [editing, loaded, resource, extensible, search, writable, family, ownField, ownIdentity]);
 
   const serverErrors = useMemo(() => serverErrorsOf(violations), [violations]);
   // issue 10: a refused field shows on that field only; what names no field of this form is said here in words

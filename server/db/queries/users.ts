@@ -18,8 +18,13 @@ export interface UserRow {
   locked_until: Date | string | null;
   /** the selected client's time zone (issue 10: times follow it when the profile has none) */
   client_timezone?: string | null;
+  /** issue 50: the member of staff this operator is in the selected client (the identity with their e-mail), or null */
+  own_identity_id?: number | null;
 }
-const WITH_CLIENT_ZONE = 'select u.*, (select c.timezone from clients c where c.id = u.selected_client_id) client_timezone from users u';
+const WITH_CLIENT_ZONE = `select u.*, (select c.timezone from clients c where c.id = u.selected_client_id) client_timezone,
+    (select i.id from identities i where i.client_id = u.selected_client_id and i.email is not null and lower(i.email) = lower(u.email)
+      order by i.id limit 1) own_identity_id
+  from users u`;
 
 // sign-in, change-password and reset-password find operators only: a service account (users.kind, migration 005)
 // never signs in to the console, nor gets a password by a reset link
