@@ -68,7 +68,20 @@ test('an OSDP reader on an edge controller bus is found on pre-add, added and pa
   const headers = await signInTo(page, 'admin', 'Northwind Logistics');
   const controllers = (await (await page.request.get('/event/manage/controllers?size=100', { headers })).json()).items as { id: number; name: string }[];
   const controller = controllers.find((c) => c.name === 'NW-CTRL-03')!;
-  const key = (await (await page.request.post(`/event/manage/controllers/${controller.id}/edge-key`, { headers, data: {} })).json()).apiKey as string;
+  // issue 47: the installer issues the controller's edge key on its page, shown once
+  await page.goto(`/hardware/controllers/settings/${controller.id}`);
+  const record = page.getByTestId('record-panel');
+  await record.getByTestId('record-action-edge-key').click();
+  await page.getByTestId('record-reason').fill('New controller box installed');
+  await page.getByTestId('record-reason-confirm').click();
+  const once = page.getByTestId('shown-once');
+  const key = await once.getByTestId('shown-apiKey').inputValue();
+  expect(key).toMatch(/^gh_[0-9a-f]{12}_[A-Za-z0-9_-]{43}$/);
+  await once.getByTestId('shown-once-done').click();
+  await expect(once).toBeHidden();
+  await expect(page).toHaveURL(new RegExp(`/hardware/controllers/settings/${controller.id}$`)); // the page stays
+  await expect(record.getByTestId('record-edgeKey')).toContainText('In use');
+  await expect(record.getByTestId('record-action-revoke-edge-key')).toBeVisible();
   const pty = await ptyPair();
   const reader = new Reader(pty.b, { address: 9 });
   let gone = false;

@@ -849,6 +849,7 @@ describe('Gatehouse Edge', () => {
       return st === 'online' && s.app.pipeline.backlog() === 0;
     });
     const since = Number((await s.db.query<{ n: string }>('select coalesce(max(id), 0)::text as n from events')).rows[0].n);
+    expect((await s.call('GET', `${controllersResource.api}/${controller}`, { token: admin })).body.edgeKey).toBe('active');
     const revoked = await s.call('POST', `${controllersResource.api}/${controller}/revoke-edge-key`, { token: admin, body: {} });
     expect(revoked.status).toBe(200);
     expect(revoked.body.apiKey).toBeUndefined();
@@ -877,6 +878,7 @@ describe('Gatehouse Edge', () => {
       status: 'offline',
       edge: expect.stringMatching(/^offline since/),
       edgeState: 'offline',
+      edgeKey: 'revoked', // its page no longer offers Revoke (contract controllers' recordActions)
     });
     edge.stop();
     // a new key works again: back online, said once

@@ -32,7 +32,8 @@ export type ResourceFormEvent =
   | { type: 'form.act'; action: string; input: Record<string, unknown> };
 
 /** `shown`: values of the answer shown once (a new API key), when the resource has any. */
-export type ResourceFormEmitted = { type: 'form.saved'; id: number; shown?: Record<string, string> } | { type: 'form.acted'; action: string };
+export type ResourceFormEmitted =
+  { type: 'form.saved'; id: number; shown?: Record<string, string> } | { type: 'form.acted'; action: string; shown?: Record<string, string> };
 
 export interface SaveInput {
   id: number | null;
@@ -46,6 +47,12 @@ export interface ActInput {
   id: number;
   action: string;
   input: Record<string, unknown>;
+}
+/** What an action answered: the row as it is after it, and (issue 47: a controller's new edge key) the values shown
+ *  once, kept apart so the context (and the journal) never holds them. */
+export interface Acted {
+  row: unknown;
+  shown?: Record<string, string>;
 }
 
 /** The violations list of a rejected save (the api client passes the 400 body's list through), else []. */
@@ -66,7 +73,7 @@ export const resourceFormMachine = setup({
   actors: {
     load: notProvided<unknown, { id: number }>('load'),
     save: notProvided<Saved, SaveInput>('save'),
-    act: notProvided<unknown, ActInput>('act'),
+    act: notProvided<Acted, ActInput>('act'),
   },
   guards: {
     editing: ({ context }) => context.id !== null,
@@ -152,7 +159,14 @@ export const resourceFormMachine = setup({
         // the record as the action left it (a status, who decided): the page shows it, nothing typed is lost
         onDone: {
           target: 'editing',
-          actions: [assign(({ event }) => ({ values: event.output })), emit(({ context }) => ({ type: 'form.acted' as const, action: context.action ?? '' }))],
+          actions: [
+            assign(({ event }) => ({ values: event.output.row })),
+            emit(({ context, event }) =>
+              event.output.shown
+                ? { type: 'form.acted' as const, action: context.action ?? '', shown: event.output.shown }
+                : { type: 'form.acted' as const, action: context.action ?? '' },
+            ),
+          ],
         },
         onError: {
           target: 'editing',
@@ -206,7 +220,7 @@ export const resourceFormMachine = setup({
 export function createResourceFormMachine(actors: {
   load?: PromiseActorLogic<unknown, { id: number }>;
   save: PromiseActorLogic<Saved, SaveInput>;
-  act?: PromiseActorLogic<unknown, ActInput>;
+  act?: PromiseActorLogic<Acted, ActInput>;
 }) {
   return resourceFormMachine.provide({
     actors: { save: actors.save, ...(actors.load ? { load: actors.load } : {}), ...(actors.act ? { act: actors.act } : {}) },

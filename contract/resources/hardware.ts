@@ -19,6 +19,11 @@ export const EDGE_LINK_STATES = [
   { value: 'online', label: 'Online' },
   { value: 'offline', label: 'Offline' },
 ] as const;
+/** A controller's Gatehouse Edge key (issue 47): in use, or revoked (none issued: empty). */
+export const EDGE_KEY_STATES = [
+  { value: 'active', label: 'In use' },
+  { value: 'revoked', label: 'Revoked' },
+] as const;
 
 export const controllersResource = defineResource({
   name: 'controllers',
@@ -52,6 +57,8 @@ export const controllersResource = defineResource({
     // its doors' degraded policies, counted (`keep:2,locked:1`), and the client's limit of days offline before they apply
     edgeDegraded: text({ label: 'When stale', max: 200, virtual: true, readOnly: true }),
     edgeMaxOfflineDays: number({ label: 'Edge days offline allowed', virtual: true, readOnly: true }),
+    // its edge key: issued on its page (shown once), revoked there (the edge on it is disconnected at once)
+    edgeKey: choice(EDGE_KEY_STATES, { label: 'Edge key', virtual: true, readOnly: true }),
   },
   list: { title: ['name'], columns: ['ipAddress', 'status', 'firmware', 'edge', 'edgeSnapshot', 'edgeDegraded'], sort: ['name', 'asc'] },
   form: [{ title: 'Controller settings', description: 'Its name, address on the site network and division.', fields: ['name', 'ipAddress', 'divisionId'] }],
@@ -63,6 +70,30 @@ export const controllersResource = defineResource({
     editTitle: 'Controller settings',
     detailsRoute: '/hardware/controllers/diagnostic/:ipAddress',
     recordPanel: 'osdpReaders',
+    // issue 47: the key its Gatehouse Edge signs in with (`npm run edge -- --server URL --key KEY`), issued here and
+    // shown once; issuing a new one or revoking it disconnects an edge on the old key at once
+    recordSummary: ['edgeKey', 'edgeState', 'edgeSince', 'edgeVersion'],
+    recordActions: [
+      {
+        action: 'edge-key',
+        label: 'Issue edge key',
+        privilege: PRIV.controllers.edit,
+        icon: 'key',
+        reason: { label: 'Why (an edge on the old key is disconnected)', required: false, max: 200, placeholder: 'New controller box installed' },
+        done: 'Edge key issued for {name}',
+      },
+      {
+        action: 'revoke-edge-key',
+        label: 'Revoke edge key',
+        privilege: PRIV.controllers.edit,
+        icon: 'disable',
+        intent: 'danger',
+        when: { field: 'edgeKey', values: ['active'] },
+        reason: { label: 'Why (its edge is disconnected at once)', required: false, max: 200, placeholder: 'Controller box stolen' },
+        done: 'Edge key revoked for {name}: its edge is disconnected',
+      },
+    ],
+    shownOnce: [{ field: 'apiKey', label: 'Edge key' }],
   },
 });
 

@@ -61,6 +61,8 @@ export const controllerHooks = (): ResourceHooks => {
           where exists (select 1 from edge_controllers e where e.controller_id = t.id) and d.id in (
             select door_id from card_readers where controller_id = t.id union select door_id from inputs where controller_id = t.id
             union select door_id from outputs where controller_id = t.id) group by 1) x)`,
+      edgeKey: `(select case when s.key_id is null then null when s.key_revoked_at is null then 'active' else 'revoked' end
+        from service_accounts s where s.controller_id = t.id and s.client_id = t.client_id order by s.id desc limit 1)`,
       edgeMaxOfflineDays: `(select coalesce((select p.edge_max_offline_days from central_properties p where p.client_id = t.client_id), ${EDGE_MAX_OFFLINE_DAYS})
         from edge_controllers e where e.controller_id = t.id)`,
     },

@@ -306,8 +306,9 @@ export function ResourceForm<T extends { id: number }>({ resource }: { resource:
               resource={resource}
               once={once}
               onDone={(id) => {
+                const stay = once?.stay;
                 setOnce(null);
-                leave(id);
+                if (!stay) leave(id);
               }}
             />
             <ConfirmAlert

@@ -6,7 +6,8 @@ import { tx } from '../i18n';
 import { notify } from '../hooks/console';
 import type { Resource } from './defineResource';
 
-export type ShownOnce = { shown: Record<string, string>; id: number };
+/** `stay`: shown by a record action (the page stays); else by a save (the form leaves when it closes). */
+export type ShownOnce = { shown: Record<string, string>; id: number; stay?: boolean };
 
 export function ShownOnceDialog<T extends { id: number }>({
   resource,

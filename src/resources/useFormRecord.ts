@@ -83,6 +83,8 @@ export function useFormRecord<T extends { id: number }>(resource: Resource<T>, i
       const declared = resource.declaration?.screens?.recordActions?.find((a) => a.action === e.action);
       const row = form.getSnapshot().context.values as T | null;
       if (declared) notify({ intent: 'success', title: tx(declared.done, { name: row ? resource.primary.value(row) : '' }), message: '', timeoutMs: TOAST_MS });
+      // a value the action answered once (a controller's new edge key): shown to be copied, the page stays
+      if (e.shown) setOnce({ shown: e.shown, id: Number((row as { id?: number } | null)?.id ?? 0), stay: true });
     });
     return () => sub.unsubscribe();
   }, [form, resource]);

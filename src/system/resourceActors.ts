@@ -3,7 +3,7 @@ import { fromPromise } from 'xstate';
 import type { Struct } from 'superstruct';
 import type { PageOf } from '../../contract';
 import type { ListQueryInput } from '../../machines/resourceList';
-import type { ActInput, SaveInput, Saved } from '../../machines/resourceForm';
+import type { ActInput, Acted, SaveInput, Saved } from '../../machines/resourceForm';
 import { resourceApi } from '../api/endpoints';
 import { loadAll } from '../api/queue';
 
@@ -43,7 +43,15 @@ export function resourceActors<T extends { id: number }>(
     // a tenant's settings (a singleton) are read and written at the resource's path itself, whatever the id
     load: fromPromise<unknown, { id: number }>(({ input }) => (singleton ? r.getOne() : r.get(input.id))),
     /** A record action from its page (form.act), with the body it declares (a reason). */
-    act: fromPromise<unknown, ActInput>(({ input }) => r.action(input.id, input.action, input.input)),
+    act: fromPromise<Acted, ActInput>(async ({ input }) => {
+      const answered = (await r.action(input.id, input.action, input.input)) as Record<string, unknown>;
+      // a value shown once (a controller's new edge key) goes apart from the row
+      const shown = Object.fromEntries(shownOnce.map((k) => [k, answered?.[k]]).filter(([, v]) => typeof v === 'string')) as Record<string, string>;
+      if (!Object.keys(shown).length) return { row: answered };
+      const row = { ...answered };
+      for (const k of Object.keys(shown)) delete row[k];
+      return { row, shown };
+    }),
     save: fromPromise<Saved, SaveInput>(async ({ input }) => {
       const saved = singleton ? await r.updateOne(input.values) : input.id === null ? await r.create(input.values) : await r.update(input.id, input.values);
       const shown = Object.fromEntries(shownOnce.map((k) => [k, (saved as Record<string, unknown>)[k]]).filter(([, v]) => typeof v === 'string'));
