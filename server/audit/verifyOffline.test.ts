@@ -184,4 +184,34 @@ describe('one record and a signed head, as the database check uses them', () => 
     expect(checkHead(CLIENT, h, three[2], three[2], keys.publicKey)).toMatchObject({ kind: 'head', id: three[2].id });
     expect(checkHead(CLIENT, h, three[2], null, keys.publicKey)!.message).toContain('is not the one signed');
   });
+
+  // the mutation run of 2026-12-03 (docs/TESTING.md): the boundaries of an id given twice and a head at the chain's
+  // very end, and the sentences an auditor reads (they name the client, the record and the seq), had no test
+  it('an id given twice is out of order; a head signed at the chain’s last record holds', () => {
+    expect(checkLink(CLIENT, { ...three[1], id: three[0].id }, three[0])).toMatchObject({ kind: 'order', seq: 2 });
+    const rec = chain(3);
+    expect(checkHead(CLIENT, head(rec[2]), three[2], three[2], keys.publicKey)).toBeNull();
+  });
+  it('says each problem in words that name the client, the record and the seq', () => {
+    const [a, b] = three;
+    expect(checkLink(null, a, a)!.message).toBe(`record ${a.id} (client none, seq 1): out of order (seq 2 expected)`);
+    expect(checkLink(CLIENT, b, null)!.message).toBe(`record ${b.id} (client 7, seq 2): record seq 1 is missing before it`);
+    expect(checkLink(CLIENT, { ...b, id: a.id }, a)!.message).toBe(
+      `record ${a.id} (client 7, seq 2): out of order (its id is not after record ${a.id}, seq 1)`,
+    );
+    expect(checkLink(CLIENT, { ...b, canonical: `${b.canonical} ` }, a)!.message).toBe(
+      `record ${b.id} (client 7, seq 2): its content does not match its hash (changed after it was written)`,
+    );
+    expect(checkLink(CLIENT, { ...b, prevHash: b.hash }, a)!.message).toBe(
+      `record ${b.id} (client 7, seq 2): its link does not match the hash of the record before it`,
+    );
+    const h = head(chain(3)[1]);
+    const named = `the signed head of client 7 (seq 2, signed ${h.signedAt})`;
+    expect(checkHead(CLIENT, h, three[2], three[1], other.publicKey)!.message).toBe(`${named}: its signature is not valid for this key`);
+    expect(checkHead(CLIENT, h, three[0], null, keys.publicKey)!.message).toBe(`${named}: the chain ends at seq 1; records at its end were deleted`);
+    expect(checkHead(CLIENT, h, three[2], three[2], keys.publicKey)!.message).toBe(`${named}: the record at seq 2 (id ${three[2].id}) is not the one signed`);
+    expect(checkHead(null, { ...h, clientId: null } as SignedHead, three[2], null, null)!.message).toBe(
+      `the signed head of client none (seq 2, signed ${h.signedAt}): the record at seq 2 is not the one signed`,
+    );
+  });
 });
