@@ -9,8 +9,9 @@ import * as store from './store';
 
 export type FactorChange = { factor: 'totp' } | { factor: 'passkey'; name: string } | { factor: 'passkey'; id: string };
 
-/** The row of the account's own audit chain: its home client's, or the one it works in. */
-const row = (u: UserRow) => ({ clientId: u.home_client_id ?? u.selected_client_id, actor: u.username, entity: 'user', entityId: u.id });
+/** The row of the account's own audit chain: its home client's, or the one it works in (every account change and
+ *  sign-in of ./routes.ts, ./passkeys.ts and ./passwordless.ts writes it). */
+export const row = (u: UserRow) => ({ clientId: u.home_client_id ?? u.selected_client_id, actor: u.username, entity: 'user', entityId: u.id });
 
 /**
  * A factor is being added (call it before the factor is stored): an authenticator app, or the account's first second

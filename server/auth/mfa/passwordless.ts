@@ -5,6 +5,7 @@
 // rules of a password sign-in: a locked account is refused (423), a failed check counts towards its lockout, a
 // disabled operator or one of another client than the page's is refused with the same words as an unknown passkey
 // (the answer never tells which accounts exist), and the session records its method (`passkey`). Audited.
+import { row as accountRow } from './changes';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { generateAuthenticationOptions, type AuthenticationResponseJSON } from '@simplewebauthn/server';
 import { isoBase64URL } from '@simplewebauthn/server/helpers';
@@ -87,11 +88,8 @@ export function passwordlessRoutes(app: FastifyInstance, o: MfaOptions, lifetime
     }
     if (u.failed_attempts > 0 || u.locked_until) await users.clearFailedSignIns(db, u.id);
     await audit(db, req, {
-      clientId: u.home_client_id ?? u.selected_client_id,
-      actor: u.username,
+      ...accountRow(u),
       action: 'passkey-sign-in',
-      entity: 'user',
-      entityId: u.id,
       before: null,
       after: { username: u.username, passkey: key.id },
     });

@@ -24,7 +24,7 @@ import { sha256 } from '../passwords';
 import { userSettings } from '../policy';
 import { confirmPerson, countFailure as countFailureOf, isLocked as lockedAt, keepsOneFactor, LOCKED } from './confirm';
 import type { Asker, MfaOptions } from './options';
-import { enrolled, removed } from './changes';
+import { enrolled, removed, row as accountRow } from './changes';
 import { passkeyRoutes } from './passkeys';
 import { passwordlessRoutes } from './passwordless';
 import { sealPlainTotpSecrets } from './sealing';
@@ -109,11 +109,8 @@ export function mfaRoutes(app: FastifyInstance, o: MfaOptions) {
     if (u.failed_attempts > 0 || u.locked_until) await users.clearFailedSignIns(db, u.id);
     if (method === 'password+recovery')
       await audit(db, req, {
-        clientId: u.home_client_id ?? u.selected_client_id,
-        actor: u.username,
+        ...accountRow(u),
         action: 'use-recovery-code',
-        entity: 'user',
-        entityId: u.id,
         before: null,
         after: { left: (await store.factorsOf(db, u.id)).recoveryCodesLeft },
       });
@@ -205,11 +202,8 @@ export function mfaRoutes(app: FastifyInstance, o: MfaOptions) {
         await store.keepSession(tx, a.jti);
         const codes = await store.newRecoveryCodes(tx, u.id);
         await audit(tx, req, {
-          clientId: u.home_client_id ?? u.selected_client_id,
-          actor: u.username,
+          ...accountRow(u),
           action: 'new-recovery-codes',
-          entity: 'user',
-          entityId: u.id,
           before: { left: f.recoveryCodesLeft },
           after: { recoveryCodes: codes.length, confirmedWith },
         });
