@@ -4,6 +4,7 @@
 // a resend stores nothing twice; a schedule changed on the server changes the edge's decision within seconds; another
 // client's controller sees nothing of this client; bad frames are answered with the field and change nothing; a
 // revoked key is dropped and refused.
+import { HANDOVER_API } from '../contract/handover';
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -880,6 +881,10 @@ describe('Gatehouse Edge', () => {
       edgeState: 'offline',
       edgeKey: 'revoked', // its page no longer offers Revoke (contract controllers' recordActions)
     });
+    // and the shift handover lists it among the hardware offline now, since its offline event
+    const handover = await s.call('GET', `${HANDOVER_API}/latest`, { token: admin });
+    expect(handover.status).toBe(200);
+    expect(handover.body.offline).toContainEqual(expect.objectContaining({ kind: 'controller', id: controller, since: expect.any(String) }));
     edge.stop();
     // a new key works again: back online, said once
     const fresh = await s.call('POST', `${controllersResource.api}/${controller}/edge-key`, { token: admin, body: {} });
