@@ -52,6 +52,19 @@ export function optionCodesOf(r: ResourceDeclaration<any>): string[] {
   ];
 }
 
+/** Whoever may see a record that names rows of this resource (a team's leave approvers, to its viewers) may have
+ *  those rows' names by their ids (`options?ids=`): the read-only form shows them. A search (`q`) stays optionCodesOf's. */
+export function labelCodesOf(r: ResourceDeclaration<any>): string[] {
+  return [
+    ...new Set([
+      ...optionCodesOf(r),
+      ...CATALOGUE.flatMap((o) =>
+        Object.values(o.fields as Fields).some((f) => (f.kind === 'ref' || f.kind === 'refs') && f.target === r.name) ? actionCodes(o, 'view') : [],
+      ),
+    ]),
+  ];
+}
+
 export type CrudResource = ReturnType<typeof crudResource>;
 
 export function crudResource(r: ResourceDeclaration<any>, opts: CrudOptions) {

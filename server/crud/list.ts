@@ -2,8 +2,8 @@
 // pickers (ids, q; the title as the label).
 import type { FastifyInstance } from 'fastify';
 import { LIST_COUNT_CAP, ListQuery, PAGE_SIZE, SEARCH_COUNT_CAP, actionCodes, apartFieldsOf, parseSort, sortableFields } from '../../contract';
-import { HttpError } from '../http/kit';
-import { optionCodesOf, type CrudResource } from './context';
+import { HttpError, principal } from '../http/kit';
+import { labelCodesOf, optionCodesOf, type CrudResource } from './context';
 
 const OPTIONS_LIMIT = 50;
 /** Rows a broad search walks in the asked order per row of the page it asks for, before it reads its matches instead
@@ -124,14 +124,18 @@ export function listRoutes(app: FastifyInstance, crud: CrudResource) {
 export function optionsRoutes(app: FastifyInstance, crud: CrudResource) {
   const { r, db, sql, paths, scopeOf, searchVia } = crud;
   const optionCodes = optionCodesOf(r);
+  const labelCodes = labelCodesOf(r);
   if (!r.singleton)
-    app.get(paths.options, { config: { privileges: optionCodes } }, async (req) => {
+    app.get(paths.options, { config: { privileges: labelCodes } }, async (req) => {
       const raw = (req.query ?? {}) as Record<string, unknown>;
       const text = typeof raw.q === 'string' ? raw.q.slice(0, 200).trim() : '';
       const ids = typeof raw.ids === 'string' && raw.ids !== '' ? raw.ids.split(',').map(Number) : [];
       if (ids.some((n) => !Number.isInteger(n) || n < 1 || n > 2_147_483_647) || ids.length > 1000)
         throw new HttpError(400, 'Validation failed', [{ field: 'ids', message: 'must be whole numbers separated by commas' }]);
-      const scope = await scopeOf(db, req, optionCodes);
+      // a viewer of a record naming these rows reads the names of its ids; searching them is for who may pick them
+      const picks = optionCodes.some((c) => principal(req).held.has(c));
+      if (!ids.length && !picks) throw new HttpError(403, 'You do not have the privilege for this action');
+      const scope = await scopeOf(db, req, picks ? optionCodes : labelCodes);
       const params: unknown[] = [];
       let where = sql.scopeWhere(scope, params);
       if (ids.length) {

@@ -15,6 +15,35 @@ afterAll(async () => {
 });
 
 describe('picker options', () => {
+  it('give a viewer of a record the names of the rows it names, never a search of them (a team’s leave approvers)', async () => {
+    // found by the matrix walk (hr at Attendance → Teams → a team): the form asked the approvers' names, 403 (the
+    // operators' picker answered operator-group viewers only); who edits teams picks approvers, who views them reads them
+    const adminId = Number((await s.db.query<{ id: number }>(`select id from users where username = 'admin'`)).rows[0].id);
+    const hr = await s.login('hr'); // edits teams: picks approvers
+    expect((await s.call('GET', `${API.operators}/options?q=Alex`, { token: hr })).body.items).toEqual([
+      expect.objectContaining({ id: adminId, label: expect.stringContaining('Alex Admin') }),
+    ]);
+    // an operator whose role only views teams
+    const made = await s.call('POST', API.roles, { token, body: { name: 'Team viewer', code: 'team-viewer' } });
+    expect(made.status).toBe(201);
+    expect(
+      (await s.call('POST', `${API.roles}/${made.body.id}/assign-privileges`, { token, body: { privileges: [{ code: '3.0.0', divisionId: null }] } })).status,
+    ).toBe(200);
+    const op = await s.call('POST', API.operators, { token, body: { username: 'team-viewer', name: 'Tia Viewer', password: 'Gatehouse1!' } });
+    expect(op.status).toBe(201);
+    await s.db.query(`insert into user_grants (user_id, role_id, role_code, client_id) select $1, r.id, r.code, r.client_id from roles r where r.id = $2`, [
+      op.body.id,
+      made.body.id,
+    ]);
+    const viewer = await s.login('team-viewer');
+    const named = await s.call('GET', `${API.operators}/options?ids=${adminId}`, { token: viewer });
+    expect(named.status, JSON.stringify(named.body)).toBe(200);
+    expect(named.body.items).toEqual([expect.objectContaining({ id: adminId, label: expect.stringContaining('Alex Admin') })]);
+    expect((await s.call('GET', `${API.operators}/options?q=a`, { token: viewer })).status).toBe(403);
+    expect((await s.call('GET', `${API.operators}/options`, { token: viewer })).status).toBe(403);
+    // who sees no record naming operators has not even their names
+    expect((await s.call('GET', `${API.operators}/options?ids=${adminId}`, { token: await s.login('staff') })).status).toBe(403);
+  });
   it('tell two people of one name apart by employee no. and division', async () => {
     // two namesakes in two divisions (the demo data has them too, as any organisation of size does)
     const divisions = (await s.call('GET', `${API.divisions}?size=10`, { token })).body.items as { id: number; name: string }[];

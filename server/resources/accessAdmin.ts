@@ -16,12 +16,14 @@ import {
   PRIV,
   PRIVILEGES,
   ResetPasswordRequest,
+  operatorsResource,
   type PrivilegeHolders,
 } from '../../contract';
 import { hashPassword } from '../auth/passwords';
 import { newPasswordViolations, saveSettings, setPasswordKeepingHistory, settingsOf, type PolicyDefaults } from '../auth/policy';
 import type { Db } from '../db/db';
-import { HttpError, body, clientOf, idParam } from '../http/kit';
+import { HttpError, body, clientOf, idParam, principal } from '../http/kit';
+import { labelCodesOf, optionCodesOf } from '../crud/context';
 import { audit } from '../audit/trail';
 import { reachOf, refusalSentence, refusals } from '../auth/accountScope';
 import { rolePrivileges } from './roles';
@@ -111,14 +113,18 @@ export function accessAdminRoutes(app: FastifyInstance, { db, defaults, disconne
     return { items, total: items.length, page: 0, size: Math.max(1, items.length) };
   });
 
-  // the member picker of operator groups (the catalogue's options shape: {items: [{id, label}]})
-  app.get(`${API.operators}/options`, { config: { privileges: [PRIV.operatorGroups.view] } }, async (req) => {
+  // the operator pickers (operator groups' members, teams' leave approvers), in the catalogue's options shape
+  // ({items: [{id, label}]}) and by its rule (server/crud/context.ts): who may pick operators in a form searches them;
+  // who may only see a record naming some (a team's approvers, to its viewers) has their names by id
+  const pickCodes = optionCodesOf(operatorsResource);
+  app.get(`${API.operators}/options`, { config: { privileges: labelCodesOf(operatorsResource) } }, async (req) => {
     const clientId = clientOf(req);
     const raw = (req.query ?? {}) as Record<string, unknown>;
     const q = typeof raw.q === 'string' ? raw.q.slice(0, 200).trim() : '';
     const ids = typeof raw.ids === 'string' && raw.ids !== '' ? raw.ids.split(',').map(Number) : [];
     if (ids.some((x) => !Number.isInteger(x) || x < 1 || x > 2_147_483_647) || ids.length > 1000)
       throw new HttpError(400, 'Validation failed', [{ field: 'ids', message: 'must be whole numbers separated by commas' }]);
+    if (!ids.length && !pickCodes.some((c) => principal(req).held.has(c))) throw new HttpError(403, 'You do not have the privilege for this action');
     const params: unknown[] = [ids, q];
     const { rows } = await db.query<{ id: number; label: string }>(
       `select distinct o.id, o.name || ' (' || o.username || ')' as label from tenant_operators o
