@@ -77,11 +77,16 @@ test('an OSDP reader on an edge controller bus is found on pre-add, added and pa
   const once = page.getByTestId('shown-once');
   const key = await once.getByTestId('shown-apiKey').inputValue();
   expect(key).toMatch(/^gh_[0-9a-f]{12}_[A-Za-z0-9_-]{43}$/);
+  await shot(page, 'controller-edge-key-shown-once');
   await once.getByTestId('shown-once-done').click();
   await expect(once).toBeHidden();
   await expect(page).toHaveURL(new RegExp(`/hardware/controllers/settings/${controller.id}$`)); // the page stays
   await expect(record.getByTestId('record-edgeKey')).toContainText('In use');
   await expect(record.getByTestId('record-action-revoke-edge-key')).toBeVisible();
+  await page.setViewportSize({ width: 390, height: 844 });
+  await record.scrollIntoViewIfNeeded();
+  await shot(page, 'controller-edge-key-390');
+  await page.setViewportSize({ width: 1440, height: 900 });
   const pty = await ptyPair();
   const reader = new Reader(pty.b, { address: 9 });
   let gone = false;

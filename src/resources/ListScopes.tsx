@@ -3,7 +3,7 @@
 // reload keeps it; `all` for the whole list). The server applies the scope (server/crud/scopes.ts); a user holding only
 // the own code sees the one tab of their own rows (the server holds them to it anyway).
 import { useContext } from 'react';
-import { Tab, Tabs } from '@blueprintjs/core';
+import { Classes, Tab, Tabs } from '@blueprintjs/core';
 import { useLocation, useSearchParams } from 'react-router-dom';
 import { hasPrivilege, type ListScope, type ResourceDeclaration } from '../../contract';
 import { RouteContext } from '../app/RouteContext';
@@ -50,6 +50,11 @@ export function useListScope(d: ResourceDeclaration<any> | undefined, held: Read
 
 /** The scope as the list actor's filter: none for the whole list. */
 export const scopeFilter = (chosen: string | undefined): Record<string, string> => (chosen && chosen !== ALL_SCOPE ? { scope: chosen } : {});
+
+/** The list below the tabs as the chosen tab's panel, with the ids Blueprint's tab names in aria-controls (a tab
+ *  pointing at no element is an ARIA error, found by the matrix walk); nothing without tabs. */
+export const scopePanelProps = (name: string, chosen: string | undefined) =>
+  chosen ? { role: 'tabpanel', id: `${Classes.TAB_PANEL}_${name}-scopes_${chosen}`, 'aria-labelledby': `${Classes.TAB}-title_${name}-scopes_${chosen}` } : {};
 
 export function ListScopeTabs({
   name,

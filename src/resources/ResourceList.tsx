@@ -22,7 +22,7 @@ import { primaryCellRenderer } from './ListRowHead';
 import { ListToolbar } from './ListToolbar';
 import { ListFooter } from './ListFooter';
 import { useListCommands } from './useListCommands';
-import { ALL_SCOPE, ListScopeTabs, scopeFilter, useListScope } from './ListScopes';
+import { ALL_SCOPE, ListScopeTabs, scopeFilter, scopePanelProps, useListScope } from './ListScopes';
 
 interface Props<T extends { id: number }> {
   resource: Resource<T>;
@@ -164,106 +164,109 @@ export function ResourceList<T extends { id: number }>({
   return (
     <div className="gh-list" data-testid={`${resource.name}-list`} aria-busy={busy || undefined}>
       <ListScopeTabs name={resource.name} tabs={scope.tabs} chosen={scope.chosen} onChoose={scope.choose} />
-      <ListToolbar
-        resource={resource}
-        held={held}
-        text={text}
-        onText={setText}
-        onFilterNow={() => list.send({ type: 'list.filtered', filters: { ...filters, q: text.trim() } })}
-        busy={busy}
-        toolbar={toolbar}
-        canAdd={canAdd}
-        canDelete={canDelete}
-        marked={selection.length}
-        onDelete={() => list.send({ type: 'list.deleteRequested' })}
-        serverExport={serverExport}
-        exporting={exporting}
-        exportAs={exportAs}
-        onRefresh={() => list.send({ type: 'list.refresh' })}
-      />
+      {/* the list is the chosen scope tab's panel (the tab names it: aria-controls and aria-labelledby) */}
+      <div {...scopePanelProps(resource.name, scope.tabs.length ? scope.chosen : undefined)}>
+        <ListToolbar
+          resource={resource}
+          held={held}
+          text={text}
+          onText={setText}
+          onFilterNow={() => list.send({ type: 'list.filtered', filters: { ...filters, q: text.trim() } })}
+          busy={busy}
+          toolbar={toolbar}
+          canAdd={canAdd}
+          canDelete={canDelete}
+          marked={selection.length}
+          onDelete={() => list.send({ type: 'list.deleteRequested' })}
+          serverExport={serverExport}
+          exporting={exporting}
+          exportAs={exportAs}
+          onRefresh={() => list.send({ type: 'list.refresh' })}
+        />
 
-      {error && (
-        <Callout intent="danger" icon="error" className="gh-list__error">
-          {say(error)}
-        </Callout>
-      )}
-
-      <div className="gh-list__table" style={{ height: tableHeight }} ref={tableBox}>
-        <Table2
-          numRows={items.length}
-          defaultRowHeight={ROW_HEIGHT}
-          columnWidths={widths}
-          onColumnWidthChanged={(i, w) => setWidths(() => widths.map((x, j) => (j === i ? w : x)))}
-          enableColumnResizing
-          enableRowHeader={false}
-          enableFocusedCell={false}
-          numFrozenColumns={1}
-          selectionModes={SelectionModes.NONE}
-          cellRendererDependencies={[items, selection, canOpen, canDelete, time, rowTag, rowActions]}
-          loadingOptions={busy && items.length === 0 ? (['cells'] as never) : []}
-        >
-          {[
-            <Column
-              key="__primary"
-              id="__primary"
-              cellRenderer={primaryCell}
-              columnHeaderCellRenderer={() =>
-                primaryHeader(
-                  columnSort,
-                  zoned(titleOfColumn(resource.primary), resource.primary.zoned),
-                  resource.primary.field,
-                  canDelete
-                    ? {
-                        allOnPage,
-                        someOnPage: items.some((r) => selected.has(r.id)),
-                        toggleAll: () =>
-                          setSelection(
-                            allOnPage ? selection.filter((id) => !items.some((r) => r.id === id)) : [...new Set([...selection, ...items.map((r) => r.id)])],
-                          ),
-                      }
-                    : null,
-                )
-              }
-            />,
-            ...columns.map((c) => (
-              <Column
-                key={c.field}
-                id={c.field}
-                columnHeaderCellRenderer={columnHeader(columnSort, zoned(titleOfColumn(c), c.zoned), c.field, c.sortable !== false)}
-                cellRenderer={(i) => {
-                  const row = items[i];
-                  return <Cell>{row ? (c.render ? c.render(row) : cellText(c, row)) : ''}</Cell>;
-                }}
-              />
-            )),
-          ]}
-        </Table2>
-        {!busy && items.length === 0 && !error && (
-          <div className="gh-list__empty">
-            <NonIdealState icon="search" title={t('noRows')} description={filters.q ? tx('Nothing matches “{q}”.', { q: filters.q }) : undefined} />
-          </div>
+        {error && (
+          <Callout intent="danger" icon="error" className="gh-list__error">
+            {say(error)}
+          </Callout>
         )}
+
+        <div className="gh-list__table" style={{ height: tableHeight }} ref={tableBox}>
+          <Table2
+            numRows={items.length}
+            defaultRowHeight={ROW_HEIGHT}
+            columnWidths={widths}
+            onColumnWidthChanged={(i, w) => setWidths(() => widths.map((x, j) => (j === i ? w : x)))}
+            enableColumnResizing
+            enableRowHeader={false}
+            enableFocusedCell={false}
+            numFrozenColumns={1}
+            selectionModes={SelectionModes.NONE}
+            cellRendererDependencies={[items, selection, canOpen, canDelete, time, rowTag, rowActions]}
+            loadingOptions={busy && items.length === 0 ? (['cells'] as never) : []}
+          >
+            {[
+              <Column
+                key="__primary"
+                id="__primary"
+                cellRenderer={primaryCell}
+                columnHeaderCellRenderer={() =>
+                  primaryHeader(
+                    columnSort,
+                    zoned(titleOfColumn(resource.primary), resource.primary.zoned),
+                    resource.primary.field,
+                    canDelete
+                      ? {
+                          allOnPage,
+                          someOnPage: items.some((r) => selected.has(r.id)),
+                          toggleAll: () =>
+                            setSelection(
+                              allOnPage ? selection.filter((id) => !items.some((r) => r.id === id)) : [...new Set([...selection, ...items.map((r) => r.id)])],
+                            ),
+                        }
+                      : null,
+                  )
+                }
+              />,
+              ...columns.map((c) => (
+                <Column
+                  key={c.field}
+                  id={c.field}
+                  columnHeaderCellRenderer={columnHeader(columnSort, zoned(titleOfColumn(c), c.zoned), c.field, c.sortable !== false)}
+                  cellRenderer={(i) => {
+                    const row = items[i];
+                    return <Cell>{row ? (c.render ? c.render(row) : cellText(c, row)) : ''}</Cell>;
+                  }}
+                />
+              )),
+            ]}
+          </Table2>
+          {!busy && items.length === 0 && !error && (
+            <div className="gh-list__empty">
+              <NonIdealState icon="search" title={t('noRows')} description={filters.q ? tx('Nothing matches “{q}”.', { q: filters.q }) : undefined} />
+            </div>
+          )}
+        </div>
+
+        <ListFooter pager={pager} page={page} marked={selection.length} onPage={(p) => list.send({ type: 'list.pageChanged', page: p })} />
+
+        <Alert
+          isOpen={confirming || deleting}
+          loading={deleting}
+          intent="danger"
+          icon="trash"
+          confirmButtonText={tx('Delete {n}', { n: selection.length })}
+          cancelButtonText={t('cancel')}
+          onConfirm={() => list.send({ type: 'list.deleteConfirmed' })}
+          onCancel={() => list.send({ type: 'list.deleteCancelled' })}
+        >
+          <p>
+            {tx('Delete {n} {what}? This cannot be undone.', {
+              n: selection.length,
+              what: selection.length === 1 ? words.one.toLowerCase() : words.many.toLowerCase(),
+            })}
+          </p>
+        </Alert>
       </div>
-
-      <ListFooter pager={pager} page={page} marked={selection.length} onPage={(p) => list.send({ type: 'list.pageChanged', page: p })} />
-
-      <Alert
-        isOpen={confirming || deleting}
-        loading={deleting}
-        intent="danger"
-        icon="trash"
-        confirmButtonText={tx('Delete {n}', { n: selection.length })}
-        cancelButtonText={t('cancel')}
-        onConfirm={() => list.send({ type: 'list.deleteConfirmed' })}
-        onCancel={() => list.send({ type: 'list.deleteCancelled' })}
-      >
-        <p>
-          {tx('Delete {n} {what}? This cannot be undone.', {
-            n: selection.length,
-            what: selection.length === 1 ? words.one.toLowerCase() : words.many.toLowerCase(),
-          })}
-        </p>
-      </Alert>
     </div>
   );
 }
