@@ -2872,6 +2872,57 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/event/attendance/leave/{id}/withdraw": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post: {
+            parameters: {
+                query?: never;
+                header?: {
+                    /** @description IAM mode: the client (tenant) id the call works in, one the signed-in user holds grants in (else 403). Without it, the session's selected client. */
+                    "x-tenant-id"?: components["parameters"]["TenantId"];
+                };
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        reason?: string | null;
+                    };
+                };
+            };
+            responses: {
+                /** @description Done: the resource, the page or the result the route names. */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Leave"];
+                    };
+                };
+                400: components["responses"]["BadRequest"];
+                401: components["responses"]["Unauthorized"];
+                403: components["responses"]["Forbidden"];
+                404: components["responses"]["NotFound"];
+                409: components["responses"]["Conflict"];
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/event/attendance/leave/export": {
         parameters: {
             query?: never;
@@ -8353,7 +8404,13 @@ export interface paths {
                 };
                 cookie?: never;
             };
-            requestBody?: never;
+            requestBody: {
+                content: {
+                    "application/json": {
+                        reason?: string | null;
+                    };
+                };
+            };
             responses: {
                 /** @description Done: the resource, the page or the result the route names. */
                 200: {
@@ -8478,7 +8535,13 @@ export interface paths {
                 };
                 cookie?: never;
             };
-            requestBody?: never;
+            requestBody: {
+                content: {
+                    "application/json": {
+                        reason?: string | null;
+                    };
+                };
+            };
             responses: {
                 /** @description Done: the resource, the page or the result the route names. */
                 200: {
@@ -18256,6 +18319,7 @@ export interface paths {
                                     }[];
                                 }[];
                                 id: number;
+                                identityId?: number | null;
                                 multiTenancyEnabled: boolean;
                                 name: string;
                                 roles: string[];
@@ -18377,6 +18441,7 @@ export interface paths {
                                     }[];
                                 }[];
                                 id: number;
+                                identityId?: number | null;
                                 multiTenancyEnabled: boolean;
                                 name: string;
                                 roles: string[];
@@ -18458,6 +18523,7 @@ export interface paths {
                                     }[];
                                 }[];
                                 id: number;
+                                identityId?: number | null;
                                 multiTenancyEnabled: boolean;
                                 name: string;
                                 roles: string[];
@@ -18584,6 +18650,7 @@ export interface paths {
                                     }[];
                                 }[];
                                 id: number;
+                                identityId?: number | null;
                                 multiTenancyEnabled: boolean;
                                 name: string;
                                 roles: string[];
@@ -18708,6 +18775,7 @@ export interface paths {
                                     }[];
                                 }[];
                                 id: number;
+                                identityId?: number | null;
                                 multiTenancyEnabled: boolean;
                                 name: string;
                                 roles: string[];
@@ -18824,6 +18892,7 @@ export interface paths {
                                     }[];
                                 }[];
                                 id: number;
+                                identityId?: number | null;
                                 multiTenancyEnabled: boolean;
                                 name: string;
                                 roles: string[];
@@ -18905,6 +18974,7 @@ export interface paths {
                                     }[];
                                 }[];
                                 id: number;
+                                identityId?: number | null;
                                 multiTenancyEnabled: boolean;
                                 name: string;
                                 roles: string[];
@@ -18977,6 +19047,7 @@ export interface paths {
                                 }[];
                             }[];
                             id: number;
+                            identityId?: number | null;
                             multiTenancyEnabled: boolean;
                             name: string;
                             roles: string[];
@@ -19191,6 +19262,7 @@ export interface paths {
                                         }[];
                                     }[];
                                     id: number;
+                                    identityId?: number | null;
                                     multiTenancyEnabled: boolean;
                                     name: string;
                                     roles: string[];
@@ -19429,6 +19501,7 @@ export interface paths {
                                         }[];
                                     }[];
                                     id: number;
+                                    identityId?: number | null;
                                     multiTenancyEnabled: boolean;
                                     name: string;
                                     roles: string[];
@@ -23950,6 +24023,7 @@ export interface components {
             edge?: string | null;
             edgeApplied?: number | null;
             edgeDegraded?: string | null;
+            edgeKey?: string | null;
             edgeMaxOfflineDays?: number | null;
             edgePending?: number | null;
             edgeSince?: string | null;
