@@ -305,9 +305,11 @@ test("the doors screen's threat panel along every edge of its machine's graph sh
     const kind = !now.level ? 'none' : now.divisionId === null ? 'whole' : 'site';
     expect(kind, `${where}: the level shown is the server's`).toBe(at.world.held);
     // the doors the server holds now (its rule); the panel's own parts from the machine's selectors
-    const doors = (await (await request.get('/event/manage/doors', { headers: operator })).json()).items as { heldBy: unknown }[];
-    const held = doors.filter((d) => d.heldBy).length;
-    expect(held > 0, `${where}: the server holds doors iff a level is in force`).toBe(now.level !== null);
+    // (polled: a step played through the screen returns when its click is done, before the console's request is)
+    const heldOnServer = async () =>
+      ((await (await request.get('/event/manage/doors', { headers: operator })).json()).items as { heldBy: unknown }[]).filter((d) => d.heldBy).length;
+    await expect.poll(async () => (await heldOnServer()) > 0, { message: `${where}: the server holds doors iff a level is in force` }).toBe(now.level !== null);
+    const held = await heldOnServer();
     await expect.poll(shown, { message: where }).toEqual({
       level: now.level ? name : null,
       none: now.level ? 0 : 1,

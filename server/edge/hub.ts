@@ -131,7 +131,8 @@ export function createEdgeHub(opts: {
     name: string,
     timeoutMs = EDGE_COMMAND_TIMEOUT_MS,
   ): Promise<EdgeCommandResult> {
-    const c = [...conns].find((x) => x.controllerId === controllerId && x.ws.readyState === x.ws.OPEN);
+    // the newest open connection: an edge that reconnected is on it, while the older one may not have been seen to close
+    const c = [...conns].reverse().find((x) => x.controllerId === controllerId && x.ws.readyState === x.ws.OPEN);
     if (!c)
       return Promise.reject(new HardwareError(409, `${name} is on Gatehouse Edge controller #${controllerId}, which is offline: the command cannot reach it`));
     const id = `${Date.now().toString(36)}-${++commandIds}`;

@@ -172,12 +172,16 @@ describe('a reader found at another speed (pre-add)', () => {
     const bus = new Bus(pty.a, { baudRate: 115200, pollIntervalMs: 30 });
     const edge = startEdge({ server: s.base, key, dataDir, backoff: { first: 50, max: 300 }, log: () => {}, osdp: bus });
     try {
-      await until('the edge online', async () => (await s.call('GET', `${controllersResource.api}/${controller}/osdp-readers`, { token: admin })).body.online);
+      // this edge welcomed (not the previous test's, whose close the server may not have seen yet)
+      await until(
+        'this edge online',
+        async () => edge.link.online && (await s.call('GET', `${controllersResource.api}/${controller}/osdp-readers`, { token: admin })).body.online,
+      );
       // the pre-add scan at every speed finds it at 9600 and says the line's speed; the console offers Add for it
       const scan = await s.call('GET', `${interfacesResource.api}/discover-osdp?speeds=all`, { token: admin });
       expect(scan.status, JSON.stringify(scan.body)).toBe(200);
       const row = scan.body.items.find((r: { controllerId: number; address: number }) => r.controllerId === controller && r.address === AWAY);
-      expect(row).toMatchObject({ address: AWAY, baud: 9600, lineBaud: 115200 });
+      expect(row, JSON.stringify(scan.body.controllers)).toMatchObject({ address: AWAY, baud: 9600, lineBaud: 115200 });
       // Add: the card reader form with the controller and the bus address, saved
       const { rows } = await s.db.query<{ id: number }>(
         `select d.id from doors d join clients c on c.id = d.client_id where c.code = 'NORTHWIND' order by d.id limit 1`,
