@@ -8,7 +8,7 @@ import type { UserRow } from '../../db/queries/users';
 import { audit } from '../../audit/trail';
 import { HttpError } from '../../http/kit';
 import { verifyPassword } from '../passwords';
-import { userSettings, type PolicyDefaults } from '../policy';
+import { passwordExpired, userSettings, type PolicyDefaults } from '../policy';
 import * as store from './store';
 import { verifyTotp } from './totp';
 
@@ -73,6 +73,9 @@ export async function confirmPerson(
   if (input.password !== undefined) {
     if (!u.password_hash || !(await verifyPassword(input.password, u.password_hash)))
       throw new HttpError(400, 'Validation failed', [{ field: 'password', message: 'is not the current password' }]);
+    // docs/MFA.md: an expired password is not taken wherever it is used, also in a session a passkey alone opened
+    if (await passwordExpired(db, u.id, await userSettings(db, u.id, defaults)))
+      throw new HttpError(403, 'Your password has expired: change it first (Profile → Change password)', [{ field: 'password', message: 'has expired' }]);
     return 'password';
   }
   throw new HttpError(400, 'Validation failed', [{ field: 'password', message: 'or a code of the authenticator app is required' }]);

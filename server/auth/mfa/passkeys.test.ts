@@ -251,4 +251,39 @@ describe('a sign-in with a passkey alone', () => {
     expect(await sessions()).toBe(n + 1);
     expect((await passwordless(s, key)).r.status).toBe(200);
   });
+  it('signs in past an expired password (it is not used), and the password stays expired until it is changed', async () => {
+    const nw = await s.loginTo('admin', 'NORTHWIND');
+    const made = await s.call('POST', API.operators, { token: nw, body: { username: 'expiring', name: 'Ed Expiring', password: DEMO_PASSWORD } });
+    expect(made.status).toBe(201);
+    const { key } = await registerPasskey(s, await s.login('expiring'), DEMO_PASSWORD, 'Ed key');
+    const settings = (await s.call('GET', API.operatorSettings, { token: nw })).body;
+    expect((await s.call('PUT', API.operatorSettings, { token: nw, body: { ...settings, passwordExpiryDays: 30 } })).status).toBe(200);
+    try {
+      const id = await userId('expiring');
+      await s.db.query(`update users set password_changed_at = now() - interval '60 days' where id = $1`, [id]);
+      // the password sign-in leads to the change, as before
+      const byPassword = await password('expiring');
+      expect(byPassword.status).toBe(403);
+      expect(byPassword.body.violations).toEqual([{ field: 'password', message: 'has expired' }]);
+      // a passkey alone does not use the password: it signs in
+      const alone = await passwordless(s, key, 'NORTHWIND');
+      expect(alone.r.status).toBe(200);
+      // and the expired password confirms nothing in that session: the next use of the password asks for the change
+      const factors = await factorTables();
+      const confirm = await s.call('POST', MFA_API.passkeyInit, { token: alone.r.body.token, body: { password: DEMO_PASSWORD } });
+      expect(confirm.status).toBe(403);
+      expect(confirm.body.violations).toEqual([{ field: 'password', message: 'has expired' }]);
+      expect(await factorTables()).toBe(factors);
+      // changed (the sign-in page's step for an expired password), the password works again, with its second step
+      const changed = await s.call('POST', API.changePassword, {
+        body: { username: 'expiring', oldPassword: DEMO_PASSWORD, newPassword: 'Renewed-pass-49' },
+      });
+      expect(changed.status, JSON.stringify(changed.body)).toBe(200);
+      const again = await s.call('POST', API.login, { body: { username: 'expiring', password: 'Renewed-pass-49' } });
+      expect(again.status).toBe(200);
+      expect(again.body.mfa).toBe('secondFactor');
+    } finally {
+      await s.call('PUT', API.operatorSettings, { token: nw, body: settings });
+    }
+  });
 });
