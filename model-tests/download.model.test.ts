@@ -3,6 +3,7 @@
 // cancel back to idle with nothing emitted.
 import { describe, expect, it } from 'vitest';
 import { TestModel } from '@xstate/graph';
+import { createActor } from 'xstate';
 import { downloadMachine, selectDownloadError, selectDownloadProgress, type DownloadSnapshot } from '../machines/download';
 import { drive, edgePaths, expectOracle } from './harness';
 
@@ -54,5 +55,18 @@ describe('download model', () => {
       expect(selectDownloadProgress(s) !== null).toBe(s.matches('running'));
       expect(selectDownloadError(s)).toBe(s.matches('failed') ? 'The server is busy' : null);
     }
+  });
+
+  // "starting it unprovided fails loudly" (machines/notProvided.ts): the screen must provide the fetch; a machine
+  // built without it must not sit in `running` forever with a spinner and no request behind it
+  it('started without the fetch the screen provides, it fails at once and names the missing fetch', () => {
+    const actor = createActor(downloadMachine);
+    const errors: unknown[] = [];
+    actor.subscribe({ error: (e) => errors.push(e) });
+    actor.start();
+    actor.send({ type: 'download.start', input: { format: 'csv' } });
+    expect(actor.getSnapshot().status).toBe('error');
+    expect(errors).toHaveLength(1);
+    expect(String((errors[0] as Error).message)).toMatch(/fetch actor was not provided/);
   });
 });
