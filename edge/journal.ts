@@ -3,7 +3,8 @@
 // next sequence number (1, 2, 3 …). What the server has stored is `delivered.json` (the last sequence number it
 // acknowledged), written whole and renamed into place. A line torn by a crash mid-write is dropped on open (it was
 // never acted on: the append had not returned). Undelivered events older than its age bound (30 days unless
-// configured) are dropped when `expire` is called (offline, and on reconnect before the upload): they are replaced by one
+// configured) are dropped when `expire` is called (offline: after each event and every JOURNAL_CHECK_MS, idle or not; on
+// reconnect before the upload): they are replaced by one
 // Edge events lost while offline (1032), numbered as the last one dropped, which says how many and from when to when.
 import { closeSync, existsSync, fsyncSync, mkdirSync, openSync, readFileSync, renameSync, truncateSync, writeFileSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
@@ -35,6 +36,10 @@ export const JOURNAL_LIMIT = 1_000_000;
 const MEMORY_TAIL = 1000;
 /** How long an undelivered event is kept (issue 47: 30 days offline); `EDGE_JOURNAL_DAYS` or the edge's option changes it. */
 export const JOURNAL_MAX_AGE_MS = (Number(process.env.EDGE_JOURNAL_DAYS) > 0 ? Number(process.env.EDGE_JOURNAL_DAYS) : 30) * 86_400_000;
+
+/** How often an edge offline and idle looks for undelivered events past the age bound (a look costs one comparison
+ *  while nothing is past it: `expire` stops at the first event young enough). */
+export const JOURNAL_CHECK_MS = 60_000;
 
 export function openJournal(dir: string, opts: { limit?: number; maxAgeMs?: number; now?: () => number } = {}) {
   const limit = opts.limit ?? JOURNAL_LIMIT;

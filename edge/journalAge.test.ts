@@ -107,4 +107,41 @@ describe('the journal’s 30 days', () => {
       proxy.close();
     }
   });
+
+  it('an edge offline and idle drops them on its own timer, journaling nothing new', async () => {
+    const proxy = await proxyTo(Number(new URL(s.base).port));
+    const dataDir = mkdtempSync(join(tmpdir(), 'h2-edge-idle-'));
+    dirs.push(dataDir);
+    let clock = Date.now();
+    const edge = startEdge({ server: proxy.url(), key, dataDir, now: () => clock, journalCheckMs: 50, backoff: { first: 50, max: 300 }, log: () => {} });
+    edges.push(edge);
+    try {
+      await until('online', () => edge.link.online && edge.store.held);
+      await until('nothing left to send', () => edge.journal.pendingCount() === 0);
+      await proxy.cut();
+      await until('offline', () => !edge.link.online);
+      const first = clock;
+      edge.swipe({ doorId: door, card: '92000' });
+      edge.swipe({ doorId: door, card: '92001' });
+      const before = edge.journal.pendingCount();
+      const lastSeq = edge.journal.lastSeq;
+      // 29 days on, idle: the timer looks and keeps them
+      clock = first + 29 * DAY;
+      await new Promise((r) => setTimeout(r, 300));
+      expect(edge.journal.pendingCount()).toBe(before);
+      // 31 days on, still idle (no swipe, no reconnect): the timer drops them, one Events lost in their place
+      clock = first + 31 * DAY;
+      const gap = await until('the idle edge’s timer drops what passed the bound', () =>
+        edge.journal.pending().find((e) => e.eventCode === EVENT_CODES.edgeEventsLost),
+      );
+      expect(gap).toMatchObject({ seq: lastSeq, offline: true, lost: { count: before, from: first, to: first } });
+      expect(edge.journal.pendingCount()).toBe(1);
+      expect(edge.journal.lastSeq).toBe(lastSeq); // nothing journaled but the gap, in the last dropped one's number
+      const lines = readFileSync(join(dataDir, 'journal.ndjson'), 'utf8').split('\n').filter(Boolean);
+      expect((JSON.parse(lines[0]) as JournalEntry).eventCode).toBe(EVENT_CODES.edgeEventsLost);
+      expect(lines.some((l) => /card 9200/.test(l))).toBe(false);
+    } finally {
+      proxy.close();
+    }
+  });
 });

@@ -6,7 +6,7 @@ import { existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { API, TENANT_HEADER, cardReadersResource, controllersResource } from '../contract';
 import { createDoors, simulateReaders } from './doors';
-import { openJournal, writeWhole } from './journal';
+import { JOURNAL_CHECK_MS, openJournal, writeWhole } from './journal';
 import { watchJournalFill } from './journalAlarm';
 import { createLink, type Link } from './link';
 import { createDoorIo } from './doorIo';
@@ -37,6 +37,8 @@ export interface EdgeOptions {
   journalLimit?: number;
   /** how long an undelivered event is kept (JOURNAL_MAX_AGE_MS, 30 days; `--journal-days`) */
   journalMaxAgeMs?: number;
+  /** how often an edge offline looks for undelivered events past the age bound, idle or not (JOURNAL_CHECK_MS) */
+  journalCheckMs?: number;
   /** the edge's clock (tests move it) */
   now?: () => number;
 }
@@ -117,6 +119,11 @@ export function startEdge(opts: EdgeOptions) {
   journal.watch(() => {
     if (!link.online) expire();
   });
+  // an edge offline and idle journals nothing: its old events pass the bound all the same (a look is one comparison)
+  const ageTimer = setInterval(() => {
+    if (!link.online) expire();
+  }, opts.journalCheckMs ?? JOURNAL_CHECK_MS);
+  ageTimer.unref?.();
   if (osdp)
     link.on((e) => {
       if (e === 'snapshot') osdp.snapshotChanged();
@@ -135,6 +142,7 @@ export function startEdge(opts: EdgeOptions) {
     swipe: doors.swipe,
     fill,
     stop() {
+      clearInterval(ageTimer);
       fill.stop();
       readers?.stop();
       io.stop();
