@@ -27,11 +27,13 @@ export function attachEdge(app: FastifyInstance, opts: { db: Db; hardware: Hardw
     access: opts.hardware.access,
     pipeline: opts.pipeline,
     log: (m) => app.log.warn(m),
-    readersChanged: (clientId, controllerId) =>
-      void readersNotice(opts.db, hub, controllerId)
-        .then((n) => n && opts.publish(clientId, DESTINATIONS.osdpReaders, n.body, { division: n.division }))
-        .catch((e) => app.log.warn(`edge controller ${controllerId}: OSDP readers notice not sent: ${e}`)),
+    readersChanged: (clientId, controllerId) => tellReaders(clientId, controllerId),
   });
+  function tellReaders(clientId: number, controllerId: number) {
+    void readersNotice(opts.db, hub, controllerId)
+      .then((n) => n && opts.publish(clientId, DESTINATIONS.osdpReaders, n.body, { division: n.division }))
+      .catch((e) => app.log.warn(`edge controller ${controllerId}: OSDP readers notice not sent: ${e}`));
+  }
   hub.attach(app.server);
   // dropped before the server stops taking connections (preClose): the HTTP server's close waits for every connection,
   // and an edge's link never ends by itself (a server stopped for an upgrade hung, and its edges held on to it)
@@ -49,6 +51,10 @@ export function attachEdge(app: FastifyInstance, opts: { db: Db; hardware: Hardw
       return ((clientId: number, destination: string, body: unknown) => {
         if (EDGE_CHANGES.includes(destination)) hub.changed(clientId);
         publishChange(clientId, destination, body);
+        // a key issued or revoked makes the controller an edge controller or not: its OSDP readers' panel reads again
+        const change = body as { id?: unknown; action?: unknown } | null;
+        if (destination === '/changes/controllers' && typeof change?.id === 'number' && String(change.action).includes('edge-key'))
+          tellReaders(clientId, change.id);
       }) as F;
     },
   };

@@ -217,6 +217,24 @@ describe('OSDP reader status routes', () => {
     expect(of(mine(), harbourController)).toEqual([]);
   });
 
+  it('tells the consoles when a key makes a controller an edge controller and when its revoke unmakes it (the panel reads again)', async () => {
+    const heard = await listening(admin);
+    const { rows } = await s.db.query<{ id: number }>(
+      `select c.id from controllers c join clients k on k.id = c.client_id where k.code = 'NORTHWIND' and c.id <> $1
+          and not exists (select 1 from service_accounts sa where sa.controller_id = c.id) order by c.id limit 1`,
+      [controller],
+    );
+    const other = Number(rows[0].id);
+    expect((await status(other)).body.edge).toBe(false);
+    const forOther = () => heard().filter((n) => n.controllerId === other).length;
+    expect((await s.call('POST', `${controllersResource.api}/${other}/edge-key`, { token: admin, body: {} })).status).toBe(200);
+    await until('a notice for the controller given a key', async () => forOther() === 1);
+    expect((await status(other)).body).toMatchObject({ edge: true, online: false });
+    expect((await s.call('POST', `${controllersResource.api}/${other}/revoke-edge-key`, { token: admin, body: {} })).status).toBe(200);
+    await until('a notice for the controller whose key was revoked', async () => forOther() === 2);
+    expect((await status(other)).body.edge).toBe(false);
+  });
+
   it('refuses the OSDP readers’ notices to a user who sees neither controllers nor card readers', async () => {
     const desk = await s.login('reception');
     const c = await connected(`${s.base}${SOCKJS_PREFIX.central}`, desk);
