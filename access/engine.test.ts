@@ -1,6 +1,7 @@
 // The access-decision engine (issue 12), as properties over generated configurations and swipes: schedules across
 // midnight and daylight-saving changes (checked against date-fns-tz as an independent oracle), special dates over
 // schedules, anti-passback sequences, interlocks, card formats; then each reason once, with its chain.
+import { createHmac } from 'node:crypto';
 import fc from 'fast-check';
 import { formatInTimeZone } from 'date-fns-tz';
 import { describe, expect, it } from 'vitest';
@@ -638,5 +639,290 @@ describe('the decision explained', () => {
     expect(forgive(inside, 999)).toBe(inside);
     expect(forgive(inside, 100).presence.has(100)).toBe(false);
     expect(inside.presence.has(100)).toBe(true);
+  });
+});
+
+// The second mutation run's survivors (2026-12-03): rules of the decision that only one order of the configuration, one
+// side of a door or one absent piece of configuration shows. Each expectation is worked out by hand from the rule.
+describe('the decision at its edges', () => {
+  const HOUR = 3_600_000;
+  const EVENING = at('2026-11-23T11:00:00Z'); // Monday 19:00 local: Office hours closed, Always open
+  const HOLIDAY = at('2026-11-24T02:00:00Z'); // Tuesday 10:00 local, the holiday of the site below
+  /** The site with Nurul (100) in the given groups, extra groups and credentials. */
+  function withGroups(nurul: number[], more: AccessGroupFact[] = [], o: Parameters<typeof site>[0] = {}) {
+    const { index, door } = site(o);
+    return {
+      door,
+      index: {
+        ...index,
+        groupsOf: new Map([...index.groupsOf, [100, nurul]]),
+        groups: new Map([...index.groups, ...more.map((g) => [g.id, g] as const)]),
+      } as AccessIndex,
+    };
+  }
+
+  it('the override in force does not depend on the order the overrides are listed in', () => {
+    const T = MONDAY_10;
+    const o = (id: number, from: number, to: number) => ({ id, name: `Override ${id}`, mode: 'unlocked' as const, from, to });
+    const all = [o(1, T - HOUR, T + HOUR), o(2, T - HOUR / 2, T + HOUR / 2), o(3, T - HOUR / 2, T + HOUR / 4)];
+    // by hand: at T, 2 and 3 started last, together: 3 is the newer; at T + ¼ h 3 has ended: 2; at T + ½ h only 1
+    const expected: Array<[number, number | null]> = [
+      [T, 3],
+      [T + HOUR / 4, 2],
+      [T + HOUR / 2, 1],
+      [T - HOUR, 1],
+      [T + HOUR, null],
+    ];
+    const { door } = site();
+    const orders = [
+      [0, 1, 2],
+      [0, 2, 1],
+      [1, 0, 2],
+      [1, 2, 0],
+      [2, 0, 1],
+      [2, 1, 0],
+    ];
+    for (const order of orders) {
+      const d = door(1, { overrides: order.map((i) => all[i]) });
+      for (const [t, id] of expected) expect([order, t - T, overrideAt(d, t)?.id ?? null]).toEqual([order, t - T, id]);
+    }
+  });
+
+  it('a credential issued without a facility code is matched by its number, whatever facility the reader read', () => {
+    const { index } = site();
+    expect(decide(index, EMPTY_STATE, card('', { presented: { kind: 'card', number: '8888', facilityCode: 99 } }))).toMatchObject({
+      granted: true,
+      identityId: 104,
+    });
+    const bits = encode(STANDARD_FORMATS[0], 99, 8888);
+    expect(decide(index, EMPTY_STATE, card('', { presented: { kind: 'raw', bits } })).granted).toBe(true);
+    // one issued with a facility needs that facility when the reader read one, and accepts a card read without one
+    expect(decide(index, EMPTY_STATE, card('', { presented: { kind: 'card', number: '4242', facilityCode: 12 } })).granted).toBe(true);
+    expect(decide(index, EMPTY_STATE, card('', { presented: { kind: 'card', number: '4242', facilityCode: null } })).granted).toBe(true);
+  });
+
+  it('a credential whose person no longer exists is refused as an inactive identity, naming card and person', () => {
+    const { index } = site();
+    const orphan: CredentialFact = { id: 16, identityId: 999, number: '1111', facilityCode: null, status: 'active', validFrom: null, validTo: null };
+    const d = decide({ ...index, credentials: new Map([...index.credentials, ['1111', orphan]]) }, EMPTY_STATE, card('1111'));
+    expect(d).toMatchObject({ granted: false, reason: 'identity-inactive', identityId: 999, credentialId: 16 });
+    expect(d.steps.at(-1)).toEqual({ check: 'identity', ok: false, detail: 'the identity no longer exists' });
+  });
+
+  it('a reader skips a format no longer configured and reads the card by the others; a format without facility says so', () => {
+    const cardOnly: CardFormat = { id: 40, name: 'Card 16', bits: 16, facility: null, card: { start: 0, length: 16 }, parity: [] };
+    const { index, door } = site();
+    const reader = { ...index, doors: new Map([[1, door(1, { formatIds: [99, 40] })]]), formats: new Map([[40, cardOnly]]) };
+    const d = decide(reader, EMPTY_STATE, card('', { presented: { kind: 'raw', bits: encode(cardOnly, null, 8888) } }));
+    expect(d).toMatchObject({ granted: true, identityId: 104 });
+    expect(d.steps[0]).toEqual({ check: 'card-format', ok: true, detail: 'Card 16: facility —, card 8888' });
+  });
+
+  it('a door without QR codes, and a code with anything before or after it, are refused as not Gatehouse codes', () => {
+    const { index, door } = site();
+    const code = qrCode('door-secret', '4242', qrWindow(MONDAY_10, 30));
+    const noQr = { ...index, doors: new Map([[1, door(1, { qrSecret: null })]]) };
+    const qr = (c: string) => card('', { presented: { kind: 'qr', code: c } });
+    expect(decide(noQr, EMPTY_STATE, qr(code)).steps.at(-1)).toEqual({ check: 'qr', ok: false, detail: 'this door has no QR codes' });
+    for (const c of [`x${code}`, `${code}x`, code.replace('GHQ.', 'GHQ..'), code.slice(0, -1)])
+      expect([c, decide(index, EMPTY_STATE, qr(c)).steps.at(-1)]).toEqual([c, { check: 'qr', ok: false, detail: 'not a Gatehouse QR code' }]);
+    expect(decide(index, EMPTY_STATE, qr(code)).granted).toBe(true);
+  });
+
+  it('a person without a PIN is refused at a card and PIN door whatever is typed; nothing typed asks for it', () => {
+    const { index } = site();
+    expect(decide(index, EMPTY_STATE, card('8888', { doorId: 3, pin: '1234' })).reason).toBe('wrong-pin');
+    expect(decide(index, EMPTY_STATE, card('8888', { doorId: 3, pin: '' })).reason).toBe('pin-required');
+  });
+
+  it('memberships of groups that no longer exist give nothing; every group with the door is named; the open one decides', () => {
+    const gone = withGroups([5555]).index;
+    expect(decide(gone, EMPTY_STATE, card('4242')).steps.at(-1)?.detail).toBe("none of Nurul's 1 access group(s) includes Door 1");
+    const both = withGroups([5555, 1000, 1001]).index;
+    const day = decide(both, EMPTY_STATE, card('4242'));
+    expect(day).toMatchObject({ granted: true, accessGroupIds: [1000] });
+    expect(day.steps.find((s) => s.check === 'access-group')?.detail).toBe('Staff, Security');
+    // at 19:00 Office hours is closed, Always is open: the grant names Security alone
+    const evening = decide(both, EMPTY_STATE, card('4242', { at: EVENING }));
+    expect(evening).toMatchObject({ granted: true, accessGroupIds: [1001] });
+    expect(evening.steps.find((s) => s.check === 'schedule')?.detail).toMatch(/^Security: Always: /);
+    // denied by the schedules: every group with the door is named
+    const closed = decide(
+      withGroups([1000, 1002], [{ id: 1002, name: 'Cleaners', doors: new Map([[1, 1]]) }]).index,
+      EMPTY_STATE,
+      card('4242', { at: EVENING }),
+    );
+    expect(closed).toMatchObject({ granted: false, reason: 'outside-schedule', accessGroupIds: [1000, 1002] });
+  });
+
+  it('a group whose schedule is gone is closed and says so; the first closed group gives the reason unless a later one is closed for a special day', () => {
+    const lost: AccessGroupFact = { id: 1003, name: 'Night shift', doors: new Map([[1, 77]]) };
+    const special = [{ date: '2026-11-24', yearly: false, kind: 'holiday' as const, name: 'Deepavali' }];
+    const reasonOf = (groups: number[], t: number) => {
+      const d = decide(withGroups(groups, [lost], { special }).index, EMPTY_STATE, card('4242', { at: t }));
+      return [d.reason, d.steps.at(-1)?.detail];
+    };
+    expect(reasonOf([1003], MONDAY_10)).toEqual(['outside-schedule', 'Night shift: its schedule no longer exists']);
+    expect(reasonOf([1003, 1000], EVENING)).toEqual(['outside-schedule', 'Night shift: its schedule no longer exists']);
+    expect(reasonOf([1000, 1003], EVENING)).toEqual(['outside-schedule', 'Staff: Office hours on Monday: 08:00–18:00']);
+    const holiday = 'Staff: Deepavali (holiday): Office hours is closed on this kind of day';
+    expect(reasonOf([1003, 1000], HOLIDAY)).toEqual(['special-day', holiday]);
+    expect(reasonOf([1000, 1003], HOLIDAY)).toEqual(['special-day', holiday]);
+    // an open group after a lost one still opens
+    expect(reasonOf([1003, 1000], MONDAY_10)).toEqual(['granted', 'Staff: Office hours: Monday 08:00–18:00']);
+  });
+
+  it('a threat level of card mode adds nothing; card and PIN outranks an override that unlocks, but not for its exempt groups', () => {
+    const T = MONDAY_10;
+    const threat = (mode: 'card' | 'card-pin' | 'locked') => ({ levelId: 2, name: 'Amber', rank: 2, mode, from: T - HOUR, until: null, exempt: [1001] });
+    const unlock = { id: 5, name: 'Open day', mode: 'unlocked' as const, from: T - HOUR, to: T + HOUR };
+    const lock = { id: 6, name: 'Repairs', mode: 'locked' as const, from: T - HOUR, to: T + HOUR };
+    const until = new Date(T + HOUR).toISOString();
+    const { door } = site();
+    const at1 = (d: DoorFact) => site({ doors: [d] }).index;
+    const plain = decide(at1(door(1)), EMPTY_STATE, card('8888'));
+    const underCard = decide(at1(door(1, { threat: threat('card') })), EMPTY_STATE, card('8888'));
+    expect(underCard.steps).toEqual(plain.steps); // Guard is exempt, yet a 'card' level has nothing to let him through
+    const pinned = at1(door(1, { threat: threat('card-pin'), overrides: [unlock] }));
+    expect(decide(pinned, EMPTY_STATE, card('4242')).reason).toBe('pin-required');
+    const withPin = decide(pinned, EMPTY_STATE, card('4242', { pin: '1234' }));
+    expect(withPin.steps.find((s) => s.check === 'door-mode')).toEqual({ check: 'door-mode', ok: true, detail: 'Door 1: card and PIN (threat level Amber)' });
+    const exempt = decide(pinned, EMPTY_STATE, card('8888'));
+    expect(exempt.granted).toBe(true);
+    expect(exempt.steps.filter((s) => s.check === 'door-mode').map((s) => s.detail)).toEqual([
+      'Guard passes at threat level Amber (a member of an exempt group)',
+      `Door 1 is unlocked (held by the override Open day until ${until})`,
+    ]);
+    // an exempt member passes the level, not an override that holds the door locked
+    const locked = decide(at1(door(1, { threat: threat('locked'), overrides: [lock] })), EMPTY_STATE, card('8888'));
+    expect([locked.reason, locked.steps.at(-1)?.detail]).toEqual(['door-locked-down', `Door 1 is held locked by the override Repairs until ${until}`]);
+  });
+
+  it('anti-passback: leaving when already outside is a repeat; a door from an unguarded zone into a guarded one guards both ways', () => {
+    const zones = new Map([
+      [1, { id: 1, name: 'Plant', antiPassback: 'hard' as const, forgiveMinutes: 0 }],
+      [2, { id: 2, name: 'Lobby', antiPassback: 'off' as const, forgiveMinutes: 0 }],
+    ]);
+    const gate = (o: Partial<DoorFact>): DoorFact => ({
+      id: 1,
+      name: 'Gate',
+      mode: 'card',
+      formatIds: [],
+      entryZoneId: 1,
+      exitZoneId: null,
+      interlockIds: [],
+      qrSecret: null,
+      ...o,
+    });
+    const since = new Date(MONDAY_10).toISOString();
+    // out of the plant to outside (no zone), twice
+    const plant = site({ zones, doors: [gate({})] }).index;
+    const out = card('4242', { side: 'exit' });
+    const first = decide(plant, EMPTY_STATE, out);
+    expect(first.steps.find((s) => s.check === 'anti-passback')).toEqual({ check: 'anti-passback', ok: true, detail: 'no repeat' });
+    const outside = afterGrant(EMPTY_STATE, plant, out, first);
+    expect(outside.presence.get(100)).toEqual({ zoneId: null, at: MONDAY_10 });
+    const again = decide(plant, outside, card('4242', { side: 'exit', at: MONDAY_10 + 1000 }));
+    expect([again.reason, again.steps.at(-1)?.detail]).toEqual(['anti-passback', `Nurul is already outside (since ${since})`]);
+    // the plant's exit goes to the lobby (unguarded): entering the lobby twice from the plant is still a repeat
+    const inner = site({ zones, doors: [gate({ entryZoneId: 2, exitZoneId: 1 })] }).index;
+    const lobby = afterGrant(EMPTY_STATE, inner, card('4242'), decide(inner, EMPTY_STATE, card('4242')));
+    expect(lobby.presence.get(100)).toEqual({ zoneId: 2, at: MONDAY_10 });
+    const twice = decide(inner, lobby, card('4242', { at: MONDAY_10 + 1000 }));
+    expect([twice.reason, twice.steps.at(-1)?.detail]).toEqual(['anti-passback', `Nurul is already in Lobby (since ${since})`]);
+    expect(decide(inner, lobby, card('4242', { side: 'exit', at: MONDAY_10 + 1000 })).granted).toBe(true);
+    // both zones unguarded: no anti-passback check at all
+    const free = site({ zones, doors: [gate({ entryZoneId: 2, exitZoneId: null })] }).index;
+    expect(decide(free, lobby, card('4242')).steps.map((s) => s.check)).not.toContain('anti-passback');
+    // forgiveMinutes 0: never forgiven by time, even a day later
+    expect(decide(plant, outside, card('4242', { side: 'exit', at: MONDAY_10 + 24 * HOUR })).reason).toBe('anti-passback');
+  });
+
+  it('anti-passback explains a forgiven repeat and a soft repeat in words', () => {
+    const zone = (antiPassback: 'hard' | 'soft', forgiveMinutes: number) => new Map([[1, { id: 1, name: 'Plant', antiPassback, forgiveMinutes }]]);
+    const gate: DoorFact = { id: 1, name: 'Gate', mode: 'card', formatIds: [], entryZoneId: 1, exitZoneId: null, interlockIds: [], qrSecret: null };
+    const inside: ZoneState = { ...EMPTY_STATE, presence: new Map([[100, { zoneId: 1, at: MONDAY_10 }]]) };
+    const hard = site({ zones: zone('hard', 30), doors: [gate] }).index;
+    expect(decide(hard, inside, card('4242', { at: MONDAY_10 + 30 * 60_000 })).steps.find((s) => s.check === 'anti-passback')).toEqual({
+      check: 'anti-passback',
+      ok: true,
+      detail: 'repeat forgiven after 30 min',
+    });
+    const soft = site({ zones: zone('soft', 0), doors: [gate] }).index;
+    const d = decide(soft, inside, card('4242', { at: MONDAY_10 + 1000 }));
+    expect(d).toMatchObject({ granted: true, alarm: 'anti-passback' });
+    expect(d.steps.at(-1)).toEqual({
+      check: 'anti-passback',
+      ok: true,
+      detail: `Nurul is already in Plant (since ${new Date(MONDAY_10).toISOString()}): soft anti-passback lets through and raises an alarm`,
+    });
+  });
+
+  it('an interlock names the open door and its group; a grant says the others are closed; an unknown group holds nothing', () => {
+    const doors: DoorFact[] = [1, 2].map((id) => ({
+      id,
+      name: `Airlock ${id}`,
+      mode: 'card',
+      formatIds: [],
+      entryZoneId: null,
+      exitZoneId: null,
+      interlockIds: id === 1 ? [1, 9] : [1],
+      qrSecret: null,
+    }));
+    const interlocks = new Map([[1, { id: 1, name: 'Clean room', doorIds: [1, 2, 7] }]]);
+    const { index } = site({ doors, interlocks });
+    const busy = (open: number[]) => decide(index, { ...EMPTY_STATE, openDoors: new Set(open) }, card('4242')).steps.at(-1);
+    expect(busy([2])).toEqual({ check: 'interlock', ok: false, detail: 'Airlock 2 of Clean room is open' });
+    expect(busy([7])).toEqual({ check: 'interlock', ok: false, detail: 'door 7 of Clean room is open' }); // a door no longer configured
+    expect(busy([1])).toEqual({ check: 'interlock', ok: true, detail: 'every other door of the interlock is closed' });
+    expect(busy([])).toEqual({ check: 'interlock', ok: true, detail: 'every other door of the interlock is closed' });
+  });
+
+  it('validity dates are inclusive: the first and the last day of a credential or a person still pass', () => {
+    const { index } = site();
+    // 6666 is valid 2026-12-01 to 2026-12-31 (Tuesday and Thursday, office hours at 10:00)
+    expect(decide(index, EMPTY_STATE, card('6666', { at: at('2026-12-01T02:00:00Z') })).granted).toBe(true);
+    expect(decide(index, EMPTY_STATE, card('6666', { at: at('2026-12-31T02:00:00Z') })).granted).toBe(true);
+    // the Contractor is valid 2026-11-01 to 2026-11-30: those days the identity passes (and no group has the door)
+    expect(decide(index, EMPTY_STATE, card('3030', { at: at('2026-11-01T02:00:00Z') })).reason).toBe('no-access-group');
+    expect(decide(index, EMPTY_STATE, card('3030', { at: at('2026-11-30T02:00:00Z') })).reason).toBe('no-access-group');
+  });
+
+  it('a person in an exempt group passes a locking level even when in other groups too', () => {
+    const { index } = withGroups([1000, 1001], [], {
+      doors: [site().door(1, { threat: { levelId: 3, name: 'Red', rank: 3, mode: 'locked', from: MONDAY_10 - HOUR, until: null, exempt: [1001] } })],
+    });
+    expect(decide(index, EMPTY_STATE, card('4242')).granted).toBe(true);
+  });
+
+  it('a person with no group list at all is told none of 0 groups opens the door', () => {
+    const { index } = site();
+    const groupsOf = new Map([...index.groupsOf].filter(([id]) => id !== 100));
+    expect(decide({ ...index, groupsOf }, EMPTY_STATE, card('4242')).steps.at(-1)?.detail).toBe("none of Nurul's 0 access group(s) includes Door 1");
+  });
+
+  it('a repeat into a zone no longer configured is explained as "the zone"', () => {
+    const zones = new Map([[1, { id: 1, name: 'Plant', antiPassback: 'hard' as const, forgiveMinutes: 0 }]]);
+    const gate: DoorFact = { id: 1, name: 'Gate', mode: 'card', formatIds: [], entryZoneId: 5, exitZoneId: 1, interlockIds: [], qrSecret: null };
+    const { index } = site({ zones, doors: [gate] });
+    const inside: ZoneState = { ...EMPTY_STATE, presence: new Map([[100, { zoneId: 5, at: MONDAY_10 }]]) };
+    expect(decide(index, inside, card('4242', { at: MONDAY_10 + 1000 })).steps.at(-1)?.detail).toBe(
+      `Nurul is already in the zone (since ${new Date(MONDAY_10).toISOString()})`,
+    );
+  });
+
+  it('a QR code is GHQ.<number>.<window>.<the first 16 of the HMAC-SHA256 of "<number>.<window>">, its window the period count since the epoch', () => {
+    const mac = createHmac('sha256', 'door-secret').update('4242.7').digest('base64url').slice(0, 16);
+    expect(qrCode('door-secret', '4242', 7)).toBe(`GHQ.4242.7.${mac}`);
+    expect([qrWindow(0, 30), qrWindow(29_999, 30), qrWindow(30_000, 30), qrWindow(90_000, 30), qrWindow(89_999, 30)]).toEqual([0, 0, 1, 3, 2]);
+    // a window written with leading zeros is not the code the door shows
+    const { index } = site();
+    const w = qrWindow(MONDAY_10, 30);
+    const padded = qrCode('door-secret', '4242', w).replace(`.${w}.`, `.00${w}.`);
+    expect(decide(index, EMPTY_STATE, card('', { presented: { kind: 'qr', code: padded } })).steps.at(-1)).toEqual({
+      check: 'qr',
+      ok: false,
+      detail: 'the code was not made for this door',
+    });
   });
 });
