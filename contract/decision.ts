@@ -104,4 +104,13 @@ export interface Explanation {
   now: Decision & { label: string };
   swipe: { doorId: number; doorName: string | null; card: string; at: string; side: 'entry' | 'exit' };
   identityName: string | null;
+  /** Gatehouse Edge (issue 47): a swipe decided at the edge, as it was decided there: online or offline, with which
+   *  snapshot version (built when), and the engine's chain of checks over that snapshot (absent from older edges) */
+  edge?: {
+    offline: boolean;
+    snapshotVersion: number;
+    snapshotBuiltAt: string | null;
+    receivedAt: string | null;
+    decided: { granted: boolean; reason: DecisionReason; label: string; steps: DecisionStep[] } | null;
+  };
 }

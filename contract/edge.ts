@@ -22,7 +22,7 @@ import {
   union,
   type Infer,
 } from 'superstruct';
-import { DECISION_REASONS } from './decision';
+import { DECISION_REASONS, type DecisionStep } from './decision';
 import { DOOR_COMMANDS } from './monitor';
 import { idInt, requiredText, safeText } from './primitives';
 
@@ -245,7 +245,10 @@ export const EdgeHello = object({
   /** journaled events not yet delivered */
   pending: min(integer(), 0),
 });
-export const EdgeApplied = object({ type: literal('applied'), version: min(integer(), 1) });
+/** A snapshot version taken (a whole snapshot or a delta): which, when the server built it (`builtAt`, as sent with it)
+ *  and when the edge applied it (`at`, the edge's clock). The server keeps them: the Controllers list shows the
+ *  version the edge holds and its real age (edges before these fields: the server's own times). */
+export const EdgeApplied = object({ type: literal('applied'), version: min(integer(), 1), builtAt: optional(ms()), at: optional(ms()) });
 export const EdgeStatus = object({ type: literal('status'), snapshotVersion: min(integer(), 0), pending: min(integer(), 0), lastSeq: min(integer(), 0) });
 /** The edge could not apply a delta (not on the version it holds, or the result's hash differs): send the whole snapshot. */
 export const EdgeResync = object({ type: literal('resync'), held: min(integer(), 0) });
@@ -297,6 +300,22 @@ export const EdgeReaders = object({ type: literal('readers'), readers: size(arra
 export const EdgeClientMessage = union([EdgeHello, EdgeApplied, EdgeStatus, EdgeResync, EdgeCommandResult, EdgeReaders]);
 export type EdgeClientMessage = Infer<typeof EdgeClientMessage>;
 
+/** The checks of the engine's chain (contract/decision.ts DecisionStep). */
+export const DECISION_CHECKS = [
+  'card-format',
+  'credential',
+  'qr',
+  'identity',
+  'door-mode',
+  'pin',
+  'access-group',
+  'schedule',
+  'anti-passback',
+  'interlock',
+] as const satisfies readonly DecisionStep['check'][];
+/** One check of the chain as the edge's engine ran it. */
+export const EdgeDecisionStep = object({ check: enums(DECISION_CHECKS), ok: boolean(), detail: safeText(300) });
+
 /** The edge part of a device event (contract/ingest.ts DeviceEvent.edge): its place in the controller's journal. */
 export const EdgeEventPart = object({
   /** 1, 2, 3 … per controller, in the order journaled: the server stores each once, in this order */
@@ -309,7 +328,9 @@ export const EdgeEventPart = object({
   /** an alarm raised offline whose point returned to normal while still offline: when it did (the server records its
    *  alarm as processed, never raising it as new) */
   clearedAt: optional(ms()),
-  /** a decided swipe: who, granted or denied and why, and what was presented (the server's "Why?" decides it again) */
+  /** a decided swipe: who, granted or denied and why, and what was presented; with the engine's chain of checks as the
+   *  edge ran it (`steps`) over its snapshot (`snapshotVersion`, built at `snapshotBuiltAt`): the server's "Why?" of an
+   *  edge's decision shows that chain, not today's rules only */
   decided: optional(
     object({
       identityId: nullable(id()),
@@ -318,6 +339,8 @@ export const EdgeEventPart = object({
       card: safeText(64),
       doorId: id(),
       side: enums(['entry', 'exit']),
+      steps: optional(size(array(EdgeDecisionStep), 0, 16)),
+      snapshotBuiltAt: optional(ms()),
     }),
   ),
 });

@@ -124,6 +124,9 @@ export function createDoors(opts: {
           card,
           doorId: s.doorId,
           side: req.side ?? 'entry',
+          // the chain as this engine ran it over the snapshot held: the server's Why? explains the decision from it
+          steps: decision.steps.slice(0, 16).map((x) => ({ check: x.check, ok: x.ok, detail: x.detail.slice(0, 300) })),
+          ...(held ? { snapshotBuiltAt: held.builtAt } : {}),
         },
       }),
     ];

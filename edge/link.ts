@@ -80,6 +80,11 @@ export function createLink(opts: LinkOptions) {
     if (ws?.readyState === WebSocket.OPEN) ws.send(JSON.stringify(m));
   };
   const status = () => send({ type: 'status', snapshotVersion: store.held?.version ?? 0, pending: journal.pendingCount(), lastSeq: journal.lastSeq });
+  /** The version now held, when the server built it and when it was applied here (the Controllers list's snapshot age). */
+  const applied = () => {
+    const h = store.held;
+    if (h) send({ type: 'applied', version: h.version, builtAt: h.builtAt, at: Date.now() });
+  };
   const refuse = (field: string, message: string) => {
     refusals.push({ field, message, at: Date.now() });
     if (refusals.length > 100) refusals.shift();
@@ -176,7 +181,7 @@ export function createLink(opts: LinkOptions) {
         log(`snapshot version ${r.version}: ${store.held!.snapshot.doors.length} door(s), ${store.held!.snapshot.credentials.length} card(s)`);
         tell('snapshot');
       }
-      send({ type: 'applied', version: r.version });
+      applied();
       return;
     }
     if (type === 'delta') {
@@ -189,7 +194,7 @@ export function createLink(opts: LinkOptions) {
       }
       log(`snapshot version ${r.version} (a delta)`);
       tell('snapshot');
-      send({ type: 'applied', version: r.version });
+      applied();
       return;
     }
     if (type === 'door' || type === 'repair' || type === 'scan' || type === 'comset') {

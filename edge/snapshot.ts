@@ -18,6 +18,9 @@ export interface Held {
   /** the same index with hard anti-passback made soft (offline: grant and log) */
   softIndex: AccessIndex;
   freshAt: number;
+  /** when the server built this version (its message's builtAt): the snapshot's real age; a Why? of an offline
+   *  decision names it (a file from before it was kept: its freshAt) */
+  builtAt: number;
 }
 
 /** The engine's index of a snapshot. */
@@ -49,17 +52,18 @@ export type SnapshotStore = ReturnType<typeof openSnapshotStore>;
 export function openSnapshotStore(dir: string, now: () => number = Date.now) {
   const file = join(dir, 'snapshot.json');
   let held: Held | null = null;
-  const hold = (version: number, hash: string, snapshot: EdgeSnapshot, freshAt: number): Held => {
+  const hold = (version: number, hash: string, snapshot: EdgeSnapshot, freshAt: number, builtAt: number): Held => {
     const index = indexOf(snapshot);
-    return { version, hash, snapshot, index, softIndex: soften(index), freshAt };
+    return { version, hash, snapshot, index, softIndex: soften(index), freshAt, builtAt };
   };
   const save = () => {
-    if (held) writeWhole(file, JSON.stringify({ version: held.version, hash: held.hash, freshAt: held.freshAt, snapshot: held.snapshot }));
+    if (held)
+      writeWhole(file, JSON.stringify({ version: held.version, hash: held.hash, freshAt: held.freshAt, builtAt: held.builtAt, snapshot: held.snapshot }));
   };
   if (existsSync(file)) {
     try {
-      const kept = JSON.parse(readFileSync(file, 'utf8')) as { version: number; hash: string; freshAt: number; snapshot: EdgeSnapshot };
-      held = hold(kept.version, kept.hash, kept.snapshot, kept.freshAt);
+      const kept = JSON.parse(readFileSync(file, 'utf8')) as { version: number; hash: string; freshAt: number; builtAt?: number; snapshot: EdgeSnapshot };
+      held = hold(kept.version, kept.hash, kept.snapshot, kept.freshAt, kept.builtAt ?? kept.freshAt);
     } catch {
       held = null; // unreadable: decide nothing until the server sends one
     }
@@ -87,12 +91,13 @@ export function openSnapshotStore(dir: string, now: () => number = Date.now) {
         return { ok: false, field: 'snapshot.controllerId', message: `is ${m.snapshot.controllerId}, not this controller (${controllerId})` };
       if (held && m.version === held.version && m.hash === held.hash) {
         held.freshAt = now();
+        held.builtAt = m.builtAt;
         save();
         return { ok: true, version: m.version, same: true };
       }
       if (held && m.version <= held.version && held.snapshot.controllerId === controllerId)
         return { ok: false, field: 'version', message: `${m.version} is not newer than the version held (${held.version}): stale or out of order` };
-      held = hold(m.version, m.hash, m.snapshot, now());
+      held = hold(m.version, m.hash, m.snapshot, now(), m.builtAt);
       save();
       return { ok: true, version: m.version, same: false };
     },
@@ -113,7 +118,7 @@ export function openSnapshotStore(dir: string, now: () => number = Date.now) {
       const hash = createHash('sha256').update(JSON.stringify(merged)).digest('hex');
       if (hash !== m.hash) return { ok: false, field: 'hash', message: 'does not match the snapshot the delta makes: kept the one held' };
       if (whole.value.controllerId !== controllerId) return { ok: false, field: 'set.controllerId', message: 'is not this controller' };
-      held = hold(m.version, m.hash, merged as EdgeSnapshot, now());
+      held = hold(m.version, m.hash, merged as EdgeSnapshot, now(), m.builtAt);
       save();
       return { ok: true, version: m.version };
     },

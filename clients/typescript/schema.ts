@@ -24022,12 +24022,15 @@ export interface components {
             divisionId: number | null;
             edge?: string | null;
             edgeApplied?: number | null;
+            edgeAppliedAt?: string | null;
+            edgeBuiltAt?: string | null;
             edgeDegraded?: string | null;
             edgeKey?: string | null;
             edgeMaxOfflineDays?: number | null;
             edgePending?: number | null;
             edgeSince?: string | null;
             edgeSnapshot?: number | null;
+            edgeSoftApb?: number | null;
             edgeState?: string | null;
             edgeVersion?: string | null;
             firmware: string | null;

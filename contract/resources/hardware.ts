@@ -52,6 +52,11 @@ export const controllersResource = defineResource({
     edgeState: choice(EDGE_LINK_STATES, { label: 'Edge link', virtual: true, readOnly: true }),
     edgeSnapshot: number({ label: 'Edge snapshot version', virtual: true, readOnly: true }),
     edgeApplied: number({ label: 'Edge snapshot applied', virtual: true, readOnly: true }),
+    // the snapshot the edge holds: when the server built that version (its rules' last change) and when the edge applied it
+    edgeBuiltAt: timestamp({ label: 'Edge snapshot built', virtual: true }),
+    edgeAppliedAt: timestamp({ label: 'Edge snapshot applied at', virtual: true }),
+    // its doors in a zone of hard anti-passback: while the edge is offline they let a repeat through and log it (soft)
+    edgeSoftApb: number({ label: 'Edge doors with soft anti-passback offline', virtual: true, readOnly: true }),
     edgePending: number({ label: 'Edge buffered events', virtual: true, readOnly: true }),
     edgeVersion: text({ label: 'Edge version', max: 40, virtual: true, readOnly: true }),
     // its doors' degraded policies, counted (`keep:2,locked:1`), and the client's limit of days offline before they apply

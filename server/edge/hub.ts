@@ -39,6 +39,7 @@ import type { Db } from '../db/db';
 import { tenant, tenantOf } from '../db/tenant';
 import { HardwareError } from '../doors/port';
 import type { Pipeline } from '../monitor/pipeline';
+import { hardAntiPassbackDoors, recordApplied, snapshotVersionFor } from '../db/queries/edge';
 import { buildSnapshot } from './snapshot';
 
 const CLIENT_MESSAGES: Record<string, Struct<any, any>> = {
@@ -56,8 +57,8 @@ interface Conn {
   controllerId: number;
   clientId: number;
   name: string;
-  /** the version, hash and snapshot last sent (a change goes as a delta from it) */
-  sent: { version: number; hash: string; snapshot: EdgeSnapshot } | null;
+  /** the version, hash and snapshot last sent, and when the server built that version (a change goes as a delta from it) */
+  sent: { version: number; hash: string; snapshot: EdgeSnapshot; builtAt: number } | null;
   /** snapshot sends of this connection, one after another */
   chain: Promise<void>;
 }
@@ -105,11 +106,16 @@ export function createEdgeHub(opts: {
     );
     if (!rows.length || !opts.pipeline) return;
     const code = online ? EVENT_CODES.interfaceOnline : EVENT_CODES.interfaceOffline;
+    // offline, its doors' hard anti-passback goes soft (a repeat is let through and logged): the alarm says which
+    const soft = online ? [] : await hardAntiPassbackDoors(db, clientId, controllerId);
+    const apb = soft.length
+      ? `: anti-passback is soft at ${soft.length > 3 ? `${soft.slice(0, 3).join(', ')} and ${soft.length - 3} more door(s)` : soft.join(', ')} until it reconnects`
+      : '';
     await opts.pipeline.record(clientId, {
       eventCode: code,
       sourceId: `iface-${controllerId}`,
       sourceName: rows[0].name,
-      message: `${eventLabel(code)}: ${rows[0].name} (Gatehouse Edge ${online ? 'connected' : 'link lost'})`,
+      message: `${eventLabel(code)}: ${rows[0].name} (Gatehouse Edge ${online ? 'connected' : 'link lost'})${apb}`.slice(0, 500),
       controllerId,
     });
   }
@@ -165,25 +171,22 @@ export function createEdgeHub(opts: {
         const index = await access.get(c.clientId);
         const { snapshot, hash } = await buildSnapshot(db, index, { id: c.controllerId, name: c.name, clientId: c.clientId });
         if (c.sent?.hash === hash) return;
-        const { rows } = await db.query<{ snapshot_version: string }>(
-          `update edge_controllers set snapshot_version = case when snapshot_hash = $2 then snapshot_version else snapshot_version + 1 end, snapshot_hash = $2
-            where controller_id = $1 returning snapshot_version::text`,
-          [c.controllerId, hash],
-        );
-        const version = Number(rows[0]?.snapshot_version ?? 0);
-        if (!version) return;
+        // the version of this hash, and when it was built (the same hash on a reconnect: the same version and time)
+        const v = await snapshotVersionFor(db, c.clientId, c.controllerId, hash);
+        if (!v?.version) return;
+        const { version, builtAt } = v;
         const before = c.sent;
-        c.sent = { version, hash, snapshot };
+        c.sent = { version, hash, snapshot, builtAt };
         if (before && before.version < version) {
           // the parts that changed, as a delta from the version the edge was sent last
           const set: Partial<EdgeSnapshot> = {};
           for (const k of Object.keys(snapshot) as (keyof EdgeSnapshot)[])
             if (JSON.stringify(snapshot[k]) !== JSON.stringify(before.snapshot[k])) (set as Record<string, unknown>)[k] = snapshot[k];
-          const d: EdgeDeltaMessage = { type: 'delta', from: before.version, version, hash, builtAt: Date.now(), set };
+          const d: EdgeDeltaMessage = { type: 'delta', from: before.version, version, hash, builtAt, set };
           send(c, d);
           return;
         }
-        const m: EdgeSnapshotMessage = { type: 'snapshot', version, hash, builtAt: Date.now(), snapshot };
+        const m: EdgeSnapshotMessage = { type: 'snapshot', version, hash, builtAt, snapshot };
         send(c, m);
       })
       .catch((e) => log(`edge controller ${c.controllerId}: snapshot not sent: ${e}`));
@@ -290,7 +293,9 @@ export function createEdgeHub(opts: {
           send(c, { type: 'error', field: 'version', message: `was never sent to this controller (last sent: ${c.sent?.version ?? 'none'})` });
           return;
         }
-        await db.query('update edge_controllers set applied_version = greatest(applied_version, $2) where controller_id = $1', [c.controllerId, m.version]);
+        // when that version was built: the server's own for the version it sent last, else what the edge says
+        const builtAt = m.version === c.sent.version ? c.sent.builtAt : (m.builtAt ?? null);
+        await recordApplied(db, c.clientId, c.controllerId, m.version, builtAt === null ? null : new Date(builtAt), new Date(m.at ?? Date.now()));
       } else {
         const version = m.type === 'hello' ? m.edgeVersion : null;
         await db.query('update edge_controllers set pending = $2, edge_version = coalesce($3, edge_version) where controller_id = $1', [

@@ -4,7 +4,8 @@
 // a gap refuses that message and those after it (the edge sends them again from the gap). One batch per controller
 // at a time; the last number stored is kept in edge_controllers (migration 132). A swipe decided at the edge is
 // stored as a decided swipe (identity, decision, reason, what was presented, when it happened and whether offline),
-// so the server's "Why?" decides it again.
+// with the chain of checks the edge's engine ran over its snapshot (its version, when it was built): the server's
+// "Why?" explains an edge's decision from it, beside the same swipe decided again with today's rules.
 import type { FastifyRequest } from 'fastify';
 import { DESTINATIONS, DOOR_STATUSES, EVENT_CODES, type DeviceBatchResult, type DeviceEvent, type Event } from '../../contract';
 import type { Db } from '../db/db';
@@ -349,7 +350,16 @@ export function createEdgeIngest(db: Db, publish?: Publish) {
                 at: edge.occurredAt,
                 side: d.side,
                 doorId: d.doorId,
-                edge: { seq: edge.seq, offline: edge.offline, snapshotVersion: edge.snapshotVersion, occurredAt: when, receivedAt: new Date().toISOString() },
+                edge: {
+                  seq: edge.seq,
+                  offline: edge.offline,
+                  snapshotVersion: edge.snapshotVersion,
+                  occurredAt: when,
+                  receivedAt: new Date().toISOString(),
+                  // the chain as the edge's engine ran it, over that snapshot (built then): "Why?" shows it
+                  ...(d.steps ? { steps: d.steps } : {}),
+                  ...(d.snapshotBuiltAt !== undefined ? { snapshotBuiltAt: new Date(d.snapshotBuiltAt).toISOString() } : {}),
+                },
               },
             },
           }

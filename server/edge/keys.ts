@@ -37,6 +37,7 @@ const EDGE_SUMMARY = `(select case when e.connected_at is not null and e.disconn
       else 'offline' || coalesce(' since ' || to_char(e.disconnected_at at time zone 'UTC', 'YYYY-MM-DD HH24:MI') || ' UTC', ', never connected') end
     || ', snapshot v' || e.snapshot_version || case when e.applied_version = e.snapshot_version then '' else ' (applied v' || e.applied_version || ')' end
     || ', ' || e.pending || ' buffered' || coalesce(', edge ' || e.edge_version, '')
+    || coalesce(', snapshot built ' || to_char(e.applied_built_at at time zone 'UTC', 'YYYY-MM-DD HH24:MI') || ' UTC', '')
   from edge_controllers e where e.controller_id = t.id)`;
 
 /** The controllers' edge-key actions; a rotated or revoked key's connection is dropped by the change notice that
@@ -54,6 +55,14 @@ export const controllerHooks = (): ResourceHooks => {
         from edge_controllers e where e.controller_id = t.id)`,
       edgeSnapshot: `(select e.snapshot_version::int from edge_controllers e where e.controller_id = t.id)`,
       edgeApplied: `(select e.applied_version::int from edge_controllers e where e.controller_id = t.id)`,
+      // the snapshot the edge holds: when the server built it (the age of its rules) and when the edge applied it
+      edgeBuiltAt: `(select e.applied_built_at from edge_controllers e where e.controller_id = t.id)`,
+      edgeAppliedAt: `(select e.applied_at from edge_controllers e where e.controller_id = t.id)`,
+      // its doors in a zone of hard anti-passback (soft while the edge is offline)
+      edgeSoftApb: `(select count(*)::int from doors d where exists (select 1 from edge_controllers e where e.controller_id = t.id)
+          and d.client_id = t.client_id and d.id in (select door_id from card_readers where controller_id = t.id
+            union select door_id from inputs where controller_id = t.id union select door_id from outputs where controller_id = t.id)
+          and exists (select 1 from access_zones z where z.id in (d.entry_zone_id, d.exit_zone_id) and z.client_id = t.client_id and z.anti_passback = 'hard'))`,
       edgePending: `(select e.pending from edge_controllers e where e.controller_id = t.id)`,
       edgeVersion: `(select e.edge_version from edge_controllers e where e.controller_id = t.id)`,
       // its doors' degraded policies counted (the doors of its readers, inputs and outputs), `keep:2,locked:1`

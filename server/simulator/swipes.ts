@@ -3,7 +3,7 @@
 // which doors are open) of the doors' live state; each swipe event stores the identity, the decision and its reason,
 // and "Why?" decides a stored swipe again.
 import { EVENT_CODES, eventLabel, type Event } from '../../contract';
-import { DECISION_EVENT_CODES, DECISION_LABELS, type Decision, type Explanation } from '../../contract/decision';
+import { DECISION_EVENT_CODES, DECISION_LABELS, type Decision, type DecisionReason, type DecisionStep, type Explanation } from '../../contract/decision';
 import { decide, decisionMessage, threatAt, type AccessIndex, type SwipeRequest } from '../../access/engine';
 import type { AccessIndexes } from '../access/index';
 import type { Db } from '../db/db';
@@ -35,6 +35,8 @@ interface StoredSwipe {
   side: 'entry' | 'exit';
   doorId: number;
   qr?: string;
+  /** decided at a Gatehouse Edge (server/edge/ingest.ts): how, and with the chain its engine ran over its snapshot */
+  edge?: { offline: boolean; snapshotVersion: number; snapshotBuiltAt?: string; receivedAt?: string; steps?: DecisionStep[] };
 }
 
 /** The credential/identity facts a swipe is decided on. */
@@ -168,7 +170,21 @@ export function createSwipes({
       presented: sw.qr ? { kind: 'qr', code: sw.qr } : { kind: 'card', number: sw.card },
     });
     const identityId = now.identityId ?? row.identity_id;
+    const e = sw.edge;
+    const reason = row.reason as DecisionReason | null;
     return {
+      // decided at an edge: what it decided there and why, from the snapshot it held (issue 47)
+      ...(e
+        ? {
+            edge: {
+              offline: !!e.offline,
+              snapshotVersion: Number(e.snapshotVersion) || 0,
+              snapshotBuiltAt: e.snapshotBuiltAt ?? null,
+              receivedAt: e.receivedAt ?? null,
+              decided: e.steps && reason ? { granted: row.decision === 'granted', reason, label: DECISION_LABELS[reason] ?? reason, steps: e.steps } : null,
+            },
+          }
+        : {}),
       eventId: Number(row.id),
       stored: {
         reason: (row.reason as Explanation['stored']['reason']) ?? null,

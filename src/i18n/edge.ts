@@ -19,4 +19,10 @@ export const zhEdgeText: Record<string, string> = {
   'facility code only': '仅凭设施码',
   locked: '上锁',
   '{policy} ({n} doors)': '{policy}（{n} 扇门）',
+  'being applied': '正在应用',
+  'offline for {span}': '已离线 {span}',
+  '{n} min': '{n} 分钟',
+  '{n} h': '{n} 小时',
+  '{n} d': '{n} 天',
+  'anti-passback soft at {n} doors': '{n} 扇门的反潜回为软模式',
 };

@@ -21,14 +21,23 @@ describe('the controllers list’s Edge columns', () => {
     expect(cell).toMatch(/, 0 buffered, edge 0\.1\.0$/);
     expect(edgeCell({ ...online, edgePending: 12 })).toMatch(/, 12 buffered, edge 0\.1\.0$/);
   });
-  it('says the snapshot’s version and age: up to date online, as old as the link’s loss offline, past the client’s limit', () => {
+  it('says the snapshot’s version and real age (since the server built the version applied), online and offline, past the client’s limit', () => {
     const since = Date.parse(online.edgeSince);
     expect(snapshotCell(online)).toBe('snapshot v3, up to date');
-    expect(snapshotCell({ ...online, edgeApplied: 2 })).toBe('snapshot v3 (applied v2), up to date');
-    expect(snapshotCell(offline, since + 25 * 60_000)).toBe('snapshot v3, 25 min old');
-    expect(snapshotCell(offline, since + 5 * 3_600_000)).toBe('snapshot v3, 5 h old');
-    expect(snapshotCell(offline, since + 3 * DAY)).toBe('snapshot v3, 3 d old');
-    expect(snapshotCell(offline, since + 8 * DAY)).toBe('snapshot v3, 8 d old, past its 7 days');
+    expect(snapshotCell({ ...online, edgeApplied: 2 })).toBe('snapshot v3 (applied v2), being applied');
+    // built 3 h before: an online edge's snapshot is 3 h old, not "up to date" alone
+    const built = { edgeBuiltAt: new Date(since - 3 * 3_600_000).toISOString() };
+    expect(snapshotCell({ ...online, ...built }, since + 10 * 60_000)).toBe('snapshot v3, 3 h old, up to date');
+    expect(snapshotCell({ ...offline, ...built }, since + 25 * 60_000)).toBe('snapshot v3, 3 h old, offline for 25 min');
+    expect(snapshotCell(offline, since + 25 * 60_000)).toBe('snapshot v3, offline for 25 min');
+    expect(snapshotCell(offline, since + 5 * 3_600_000)).toBe('snapshot v3, offline for 5 h');
+    expect(snapshotCell(offline, since + 3 * DAY)).toBe('snapshot v3, offline for 3 d');
+    expect(snapshotCell({ ...offline, ...built }, since + 8 * DAY)).toBe('snapshot v3, 8 d old, offline for 8 d, past its 7 days');
+  });
+  it('says, offline only, at how many of its doors anti-passback is soft', () => {
+    expect(edgeCell({ ...online, edgeSoftApb: 2 })).not.toContain('anti-passback');
+    expect(edgeCell({ ...offline, edgeSoftApb: 2 })).toMatch(/^offline since .*, anti-passback soft at 2 doors, 40 buffered/);
+    expect(edgeCell({ ...offline, edgeSoftApb: 0 })).not.toContain('anti-passback');
   });
   it('says what its doors do once the snapshot is too old: one policy, or each with its doors', () => {
     expect(degradedCell({ ...online, edgeDegraded: 'keep:3' })).toBe('keep deciding');
@@ -48,13 +57,15 @@ describe('the controllers list’s Edge columns', () => {
     const since = Date.parse(online.edgeSince);
     const cells = [
       edgeCell({ ...online, edgePending: 12 }),
-      snapshotCell({ ...offline, edgeApplied: 2 }, since + 8 * DAY),
+      snapshotCell({ ...offline, edgeApplied: 2, edgeBuiltAt: online.edgeSince }, since + 8 * DAY),
+      edgeCell({ ...offline, edgeSoftApb: 3 }),
       degradedCell({ ...online, edgeDegraded: 'facility:1,keep:1,locked:2' }),
     ];
     expect(cells[0]).toContain('在线');
     expect(cells[0]).toContain('缓存 12 条事件');
-    expect(cells[1]).toBe('快照 v3（已应用 v2），8 天前，已超过 7 天');
-    expect(cells[2]).toBe('仅凭设施码（1 扇门），继续判断（1 扇门），上锁（2 扇门）');
+    expect(cells[1]).toBe('快照 v3（已应用 v2），8 天前，已离线 8 天，已超过 7 天');
+    expect(cells[2]).toContain('3 扇门的反潜回为软模式');
+    expect(cells[3]).toBe('仅凭设施码（1 扇门），继续判断（1 扇门），上锁（2 扇门）');
     for (const cell of cells) expect(cell.replace(/Edge|UTC|GMT|CST/g, '')).not.toMatch(/[A-Za-z]{2,}/);
     expect(edgeCell({ edgeState: 'offline', edgeSince: null, edgeSnapshot: 0, edgeApplied: 0, edgePending: 0 })).toMatch(/^离线，从未连接/);
   });

@@ -2,8 +2,9 @@
 // Edge columns (issue 47) are composed here from the parts the server answers (edgeState, edgeSince, edgeSnapshot,
 // edgeApplied, edgePending, edgeVersion, edgeDegraded, edgeMaxOfflineDays), in the user's zone (named in the Edge
 // column's header) and language (the server's `edge` text, in English and UTC, is kept for exports and the API): the
-// link since when with its buffered events and version; the snapshot's version and age (an offline edge decides from
-// the one it held when the link went); its doors' degraded policy. Each fits its column at 1440 px.
+// link since when with its buffered events and version (and, offline, its doors whose anti-passback is soft); the
+// snapshot the edge holds, its version and real age (since the server built it, as the edge reported applying it) and,
+// offline, for how long it has not been refreshed; its doors' degraded policy. Each fits its column at 1440 px.
 import { controllersResource } from '../../contract';
 import { getLocale, tx } from '../i18n';
 import { showDateTime } from '../ui/time';
@@ -18,6 +19,11 @@ export interface EdgeParts {
   edgeVersion?: string | null;
   edgeDegraded?: string | null;
   edgeMaxOfflineDays?: number | null;
+  /** when the server built the snapshot version the edge applied, and when the edge applied it (ISO) */
+  edgeBuiltAt?: string | null;
+  edgeAppliedAt?: string | null;
+  /** its doors in a zone of hard anti-passback: soft while the edge is offline */
+  edgeSoftApb?: number | null;
 }
 
 const join = (parts: string[]) => parts.join(getLocale() === 'zh-CN' ? '，' : ', ');
@@ -28,6 +34,8 @@ export function edgeCell(r: EdgeParts): string {
   const at = r.edgeSince ? showDateTime(r.edgeSince) : null;
   return join([
     r.edgeState === 'online' ? (at ? tx('online since {at}', { at }) : tx('online')) : at ? tx('offline since {at}', { at }) : tx('offline, never connected'),
+    // offline, its doors' hard anti-passback lets a repeat through and logs it: said where the link's loss is
+    ...(r.edgeState !== 'online' && r.edgeSoftApb ? [tx('anti-passback soft at {n} doors', { n: r.edgeSoftApb })] : []),
     tx('{count} buffered', { count: r.edgePending ?? 0 }),
     ...(r.edgeVersion ? [tx('edge {version}', { version: r.edgeVersion })] : []),
   ]);
@@ -41,18 +49,31 @@ function age(ms: number): string {
   return tx('{n} d old', { n: Math.floor(minutes / 1440) });
 }
 
-/** The snapshot's version (and the one applied, when behind) and age: an offline edge's is as old as its link's loss. */
+/** A span in its largest whole unit (offline for …). */
+function span(ms: number): string {
+  const minutes = Math.max(0, Math.floor(ms / 60_000));
+  if (minutes < 60) return tx('{n} min', { n: minutes });
+  if (minutes < 48 * 60) return tx('{n} h', { n: Math.floor(minutes / 60) });
+  return tx('{n} d', { n: Math.floor(minutes / 1440) });
+}
+
+/**
+ * The snapshot the edge holds: its version (and the one sent, when the edge is behind) and its real age, since the
+ * server built that version (its rules' last change, as the edge reported applying it); online it is up to date (or
+ * being applied), offline it has not been refreshed since the link's loss, and past the client's limit of days.
+ */
 export function snapshotCell(r: EdgeParts, now = Date.now()): string {
   if (!r.edgeState) return '';
-  const version =
-    r.edgeApplied === r.edgeSnapshot
-      ? tx('snapshot v{version}', { version: r.edgeSnapshot ?? 0 })
-      : tx('snapshot v{version} (applied v{applied})', { version: r.edgeSnapshot ?? 0, applied: r.edgeApplied ?? 0 });
-  if (r.edgeState === 'online') return join([version, tx('up to date')]);
-  if (!r.edgeSince) return version;
-  const old = now - Date.parse(r.edgeSince);
+  const behind = r.edgeApplied !== r.edgeSnapshot;
+  const version = behind
+    ? tx('snapshot v{version} (applied v{applied})', { version: r.edgeSnapshot ?? 0, applied: r.edgeApplied ?? 0 })
+    : tx('snapshot v{version}', { version: r.edgeSnapshot ?? 0 });
+  const built = r.edgeBuiltAt ? [age(now - Date.parse(r.edgeBuiltAt))] : [];
+  if (r.edgeState === 'online') return join([version, ...built, behind ? tx('being applied') : tx('up to date')]);
+  if (!r.edgeSince) return join([version, ...built]);
+  const off = now - Date.parse(r.edgeSince);
   const days = r.edgeMaxOfflineDays ?? 7;
-  return join([version, age(old), ...(old > days * 86_400_000 ? [tx('past its {days} days', { days })] : [])]);
+  return join([version, ...built, tx('offline for {span}', { span: span(off) }), ...(off > days * 86_400_000 ? [tx('past its {days} days', { days })] : [])]);
 }
 
 const POLICY: Record<string, () => string> = {
@@ -76,7 +97,7 @@ export const controllers = fromDeclaration<any>(controllersResource, {
     status: { width: 90 },
     firmware: { width: 110 },
     edge: { width: 380, value: edgeCell, zoned: true },
-    edgeSnapshot: { width: 170, title: 'Snapshot', value: (r: EdgeParts) => snapshotCell(r) },
+    edgeSnapshot: { width: 230, title: 'Snapshot', value: (r: EdgeParts) => snapshotCell(r) },
     edgeDegraded: { width: 120, value: degradedCell },
   },
 });

@@ -1,7 +1,9 @@
 // "Why?" on a denied swipe (issue 12): a button on the event's row that asks the server to decide the stored swipe
 // again (GET /event/manage/events/:id/explain, through the command machine provided in src/system/readActors.ts: the view only
 // sends and selects) and a
-// drawer with the reason and each check of the chain, passed or failed.
+// drawer with the reason and each check of the chain, passed or failed. A swipe a Gatehouse Edge decided (issue 47) is
+// explained from the chain its engine ran over the snapshot it held (offline: the version and when it was built), with
+// today's rules beside it when they would decide otherwise.
 import { useEffect, useState } from 'react';
 import { Callout, Classes, Drawer, Icon, Tag } from '@blueprintjs/core';
 import { useSelector } from '@xstate/react';
@@ -74,7 +76,8 @@ export function WhyDrawer({ eventId, onClose }: { eventId: number; onClose: () =
             </Callout>
           )}
           {!error && !result && running !== null && <p className="bp6-text-muted">Deciding the swipe again…</p>}
-          {result && result.eventId === eventId && (
+          {result && result.eventId === eventId && result.edge?.decided && <EdgeWhy result={result} />}
+          {result && result.eventId === eventId && !result.edge?.decided && (
             <>
               <Callout
                 intent={result.now.granted ? 'success' : 'danger'}
@@ -90,20 +93,61 @@ export function WhyDrawer({ eventId, onClose }: { eventId: number; onClose: () =
                   </p>
                 )}
               </Callout>
-              <ol className="gh-why-steps" data-testid="why-steps" style={{ paddingLeft: 0, listStyle: 'none', marginTop: 16 }}>
-                {result.now.steps.map((s, i) => (
-                  <li key={i} data-testid="why-step" style={{ display: 'flex', gap: 8, marginBottom: 8, alignItems: 'flex-start' }}>
-                    <Icon icon={s.ok ? 'tick-circle' : 'cross-circle'} intent={s.ok ? 'success' : 'danger'} style={{ marginTop: 2 }} />
-                    <span>
-                      <strong>{CHECKS[s.check] ?? s.check}</strong>: {s.detail}
-                    </span>
-                  </li>
-                ))}
-              </ol>
+              <Steps steps={result.now.steps} />
             </>
           )}
         </div>
       </Drawer>
+    </>
+  );
+}
+
+function Steps({ steps }: { steps: Explanation['now']['steps'] }) {
+  return (
+    <ol className="gh-why-steps" data-testid="why-steps" style={{ paddingLeft: 0, listStyle: 'none', marginTop: 16 }}>
+      {steps.map((s, i) => (
+        <li key={i} data-testid="why-step" style={{ display: 'flex', gap: 8, marginBottom: 8, alignItems: 'flex-start' }}>
+          <Icon icon={s.ok ? 'tick-circle' : 'cross-circle'} intent={s.ok ? 'success' : 'danger'} style={{ marginTop: 2 }} />
+          <span>
+            <strong>{CHECKS[s.check] ?? s.check}</strong>: {s.detail}
+          </span>
+        </li>
+      ))}
+    </ol>
+  );
+}
+
+/**
+ * A swipe a Gatehouse Edge decided (issue 47): explained from the snapshot it was decided with, the chain its engine
+ * ran there (offline, that snapshot may be days older than today's rules); today's rules are said beside it when they
+ * would decide otherwise.
+ */
+function EdgeWhy({ result }: { result: Explanation }) {
+  const { dateTime } = useTime();
+  const edge = result.edge!;
+  const d = edge.decided!;
+  const built = edge.snapshotBuiltAt ? dateTime(edge.snapshotBuiltAt) : null;
+  return (
+    <>
+      <Callout intent={d.granted ? 'success' : 'danger'} icon={d.granted ? 'tick-circle' : 'disable'} data-testid="why-reason" title={d.label}>
+        {result.identityName ?? 'Unknown card'} (card {result.swipe.card}) at {result.swipe.doorName ?? `door ${result.swipe.doorId}`},{' '}
+        {dateTime(result.swipe.at)}
+        <p style={{ marginTop: 8 }} data-testid="why-edge">
+          <Tag minimal icon="offline" intent={edge.offline ? 'warning' : 'none'}>
+            {edge.offline ? 'Edge, offline' : 'Edge'}
+          </Tag>{' '}
+          Decided at the edge{edge.offline ? ' while offline' : ''}, with snapshot version {edge.snapshotVersion}
+          {built ? ` of ${built}` : ''}
+          {edge.offline && edge.receivedAt ? `; it reached the server at ${dateTime(edge.receivedAt)}` : ''}.
+        </p>
+      </Callout>
+      <Steps steps={d.steps} />
+      {result.now.reason !== d.reason && (
+        <Callout intent="primary" icon="history" data-testid="why-today" style={{ marginTop: 8 }} title="With today’s rules">
+          The same swipe decided again now: {result.now.label}.
+          <Steps steps={result.now.steps} />
+        </Callout>
+      )}
     </>
   );
 }

@@ -1,0 +1,258 @@
+// Gatehouse Edge against the real server (issue 47), the console's side of an offline edge:
+// - "Why?" of a swipe decided offline explains it from the snapshot it was decided with (its version, when the server
+//   built it, the chain the edge's engine ran), beside the same swipe decided again with today's rules;
+// - the Controllers list's snapshot is the one the edge applied, with when the server built it (its real age), kept
+//   across a reconnect that changes nothing;
+// - while the edge is offline, its doors in a zone of hard anti-passback are soft: its Interface offline alarm names
+//   them and the Controllers row counts them.
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import WebSocket from 'ws';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { API, EDGE_CONNECT_PATH, EVENT_CODES, controllersResource, doorsResource } from '../contract';
+import { EMPTY_STATE, decide } from '../access/engine';
+import { startTestServer, type TestServer } from '../server/testkit';
+import { startEdge, type Edge } from './main';
+import { proxyTo, until } from './testPeers';
+
+let s: TestServer;
+let admin: string;
+let harbourAdmin: string;
+let northwind: number;
+let controller: number;
+let key: string;
+let door: number;
+const dirs: string[] = [];
+const edges: Edge[] = [];
+
+const GROUPS = '/event/manage/access-groups';
+const SCHEDULES = '/event/manage/schedules';
+const ZONES = '/event/manage/access-zones';
+/** Northwind is in Asia/Kuala_Lumpur (UTC+8); 2026-11-24 is a Tuesday. */
+const local = (hhmm: string, day = '2026-11-24') => Date.parse(`${day}T${hhmm}:00+08:00`);
+
+beforeAll(async () => {
+  s = await startTestServer();
+  northwind = Number((await s.db.query<{ id: number }>(`select id from clients where code = 'NORTHWIND'`)).rows[0].id);
+  admin = await s.loginTo('admin', 'NORTHWIND');
+  harbourAdmin = await s.login('harbour');
+  const { rows } = await s.db.query<{ id: number; door_id: number }>(
+    `select c.id, min(r.door_id) as door_id from controllers c join card_readers r on r.controller_id = c.id
+      where c.client_id = $1 group by c.id order by c.id limit 1`,
+    [northwind],
+  );
+  [controller, door] = [Number(rows[0].id), Number(rows[0].door_id)];
+  const made = await s.call('POST', `${controllersResource.api}/${controller}/edge-key`, { token: admin, body: {} });
+  expect(made.status).toBe(200);
+  key = made.body.apiKey;
+}, 60_000);
+
+afterAll(async () => {
+  for (const e of edges) e.stop();
+  await s?.close();
+  for (const d of dirs) rmSync(d, { recursive: true, force: true });
+});
+
+const row = async () => (await s.call('GET', `${controllersResource.api}/${controller}`, { token: admin })).body;
+
+/** Every group of the card's identity that opens `door`: its schedule there set to `scheduleId` (or back). */
+async function scheduleAt(groups: number[], scheduleId: (was: number, group: number) => number) {
+  for (const g of groups) {
+    const group = (await s.call('GET', `${GROUPS}/${g}`, { token: admin })).body;
+    if (!group.doors?.some((x: any) => x.doorId === door)) continue;
+    const put = await s.call('PUT', `${GROUPS}/${g}`, {
+      token: admin,
+      body: {
+        name: group.name,
+        description: group.description,
+        doors: group.doors.map((x: any) => (x.doorId === door ? { ...x, scheduleId: scheduleId(x.scheduleId, g) } : x)),
+        members: group.members,
+        updatedAt: group.updatedAt,
+      },
+    });
+    expect(put.status).toBe(200);
+  }
+}
+
+describe('an offline edge on the console', () => {
+  it('the snapshot the edge applied and when the server built it; the same after a reconnect that changes nothing; a bad applied is refused', async () => {
+    const proxy = await proxyTo(Number(new URL(s.base).port));
+    const dataDir = mkdtempSync(join(tmpdir(), 'gatehouse-edge-why-'));
+    dirs.push(dataDir);
+    const edge = startEdge({ server: proxy.url(), key, dataDir, backoff: { first: 50, max: 300 }, log: () => {} });
+    edges.push(edge);
+    try {
+      const held = await until('a snapshot', () => edge.link.online && edge.store.held);
+      const builtAt = held.builtAt;
+      expect(builtAt).toBeLessThanOrEqual(Date.now());
+      const first = await until('the applied version and its build time on the list', async () => {
+        const r = await row();
+        return r.edgeApplied === held.version && r.edgeBuiltAt ? r : null;
+      });
+      expect(first).toMatchObject({ edgeSnapshot: held.version, edgeState: 'online' });
+      expect(Date.parse(first.edgeBuiltAt)).toBe(builtAt);
+      expect(Date.parse(first.edgeAppliedAt)).toBeGreaterThanOrEqual(builtAt - 1000);
+      expect(first.edge).toContain(`, snapshot built ${new Date(builtAt).toISOString().slice(0, 16).replace('T', ' ')} UTC`);
+      // the link cut and back a while later: the same snapshot (same hash), so the same version and the same build time,
+      // not the moment it was sent again
+      await proxy.cut();
+      await until('offline', () => !edge.link.online);
+      await new Promise((r) => setTimeout(r, 1100));
+      await proxy.restore();
+      await until('online again', () => edge.link.online);
+      await new Promise((r) => setTimeout(r, 300));
+      expect(edge.store.held).toMatchObject({ version: held.version, builtAt });
+      const again = await row();
+      expect(Date.parse(again.edgeBuiltAt)).toBe(builtAt);
+      expect(again.edgeAppliedAt).toBe(first.edgeAppliedAt); // applied when it first was, not again at each reconnect
+      // an applied message checked by its schema: a bad builtAt is answered with its field, nothing changed
+      const ws = new WebSocket(s.base.replace(/^http/, 'ws') + EDGE_CONNECT_PATH, { headers: { authorization: `Bearer ${key}` } });
+      const heard: any[] = [];
+      ws.on('message', (d) => heard.push(JSON.parse(d.toString())));
+      await until('welcomed', () => heard.some((m) => m.type === 'snapshot'));
+      ws.send(JSON.stringify({ type: 'applied', version: held.version, builtAt: 'yesterday' }));
+      const err = await until('an error naming the field', () => heard.find((m) => m.type === 'error'));
+      expect(err.field).toBe('builtAt');
+      ws.close();
+      expect(Date.parse((await row()).edgeBuiltAt)).toBe(builtAt);
+      // another client's administrator does not see the controller
+      expect((await s.call('GET', `${controllersResource.api}/${controller}`, { token: harbourAdmin })).status).toBe(404);
+    } finally {
+      edge.stop();
+      proxy.close();
+    }
+  });
+
+  it('offline, its hard anti-passback doors are said soft (the offline alarm, the Controllers row); Why? of an offline deny explains it from the snapshot it used', async () => {
+    // the door in a zone of hard anti-passback
+    const zone = await s.call('POST', ZONES, { token: admin, body: { name: 'Edge hard zone', antiPassback: 'hard', forgiveMinutes: 0 } });
+    expect(zone.status).toBe(201);
+    const d = (await s.call('GET', `${doorsResource.api}/${door}`, { token: admin })).body;
+    const body = Object.fromEntries(Object.keys(doorsResource.fields).map((f) => [f, d[f] ?? null]));
+    expect((await s.call('PUT', `${doorsResource.api}/${door}`, { token: admin, body: { ...body, entryZoneId: zone.body.id } })).status).toBe(200);
+
+    const proxy = await proxyTo(Number(new URL(s.base).port));
+    const dataDir = mkdtempSync(join(tmpdir(), 'gatehouse-edge-why-'));
+    dirs.push(dataDir);
+    const edge = startEdge({ server: proxy.url(), key, dataDir, backoff: { first: 50, max: 300 }, log: () => {} });
+    edges.push(edge);
+    try {
+      await until('the door in its zone at the edge', () => edge.link.online && edge.store.held?.snapshot.doors.find((x) => x.id === door)?.entryZoneId);
+      expect((await row()).edgeSoftApb).toBe(1);
+      // a card the server grants at 18:30; its groups' schedule at the door moved to 08:00–18:00: denied there
+      const index = await s.app.simulator.access.get(northwind);
+      const at = local('18:30');
+      const card = [...index.credentials.keys()].find((c) => decide(index, EMPTY_STATE, { doorId: door, at, presented: { kind: 'card', number: c } }).granted)!;
+      expect(card).toBeTruthy();
+      const groups = [...index.groupsOf.get(index.credentials.get(card)!.identityId)!];
+      const day = await s.call('POST', SCHEDULES, {
+        token: admin,
+        body: { name: 'Edge why day', windows: [0, 1, 2, 3, 4, 5, 6].map((x) => ({ day: String(x), start: '08:00', end: '18:00' })), specialWindows: [] },
+      });
+      expect(day.status).toBe(201);
+      const was = new Map<number, number>(); // group → its schedule at the door before
+      const before = edge.store.held!.version;
+      await scheduleAt(groups, (x, g) => {
+        was.set(g, x);
+        return day.body.id;
+      });
+      const used = await until('the day schedule at the edge', () => (edge.store.held!.version > before ? edge.store.held : null), 5000);
+
+      // the link gone: past the grace, the offline alarm says the door's anti-passback is soft, and so does its row
+      await proxy.cut();
+      await until('offline', () => !edge.link.online);
+      const alarm = await until(
+        'the Interface offline alarm',
+        async () =>
+          (
+            await s.db.query<{ message: string }>('select message from events where event_code = $1 and event_source_id = $2 order by id desc limit 1', [
+              EVENT_CODES.interfaceOffline,
+              `iface-${controller}`,
+            ])
+          ).rows[0],
+        15_000,
+      );
+      expect(alarm.message).toContain(`anti-passback is soft at ${d.name} until it reconnects`);
+      const off = await row();
+      expect(off).toMatchObject({ edgeState: 'offline', edgeSoftApb: 1 });
+
+      // offline at 18:30: denied by the snapshot it holds (outside schedule)
+      const out = edge.swipe({ doorId: door, card, at, side: 'entry' });
+      expect(out.mode).toBe('offline');
+      expect(out.decision).toMatchObject({ granted: false, reason: 'outside-schedule' });
+      // meanwhile the server's rules go back: today's would grant it
+      await scheduleAt(groups, (_, g) => was.get(g)!);
+      await until(
+        'the server’s rules back',
+        async () => decide(await s.app.simulator.access.get(northwind), EMPTY_STATE, { doorId: door, at, presented: { kind: 'card', number: card } }).granted,
+      );
+      await proxy.restore();
+      const seq = out.entries[0].seq;
+      const ev = await until('the offline swipe on the server', async () => {
+        const r = await s.db.query<{ id: string }>(
+          `select id from events where client_id = $1 and (swipe->'edge'->>'seq')::int = $2 and event_source_id = $3`,
+          [northwind, seq, `reader-${door}`],
+        );
+        return r.rows[0];
+      });
+      const why = await s.call('GET', `${API.events}/${ev.id}/explain`, { token: admin });
+      expect(why.status).toBe(200);
+      // as it was decided at the edge, offline, from the snapshot it held then
+      expect(why.body.edge).toMatchObject({
+        offline: true,
+        snapshotVersion: used.version,
+        snapshotBuiltAt: new Date(used.builtAt).toISOString(),
+        decided: { granted: false, reason: 'outside-schedule', label: 'Access denied: outside schedule' },
+      });
+      const steps = why.body.edge.decided.steps;
+      expect(steps).toEqual(out.decision.steps);
+      expect(steps.at(-1)).toMatchObject({ check: 'schedule', ok: false });
+      expect(steps.at(-1).detail).toContain('08:00–18:00');
+      // and today's rules beside it: granted now
+      expect(why.body.now).toMatchObject({ granted: true, reason: 'granted' });
+      // the row online again: no soft anti-passback said
+      await until('online again', async () => (await row()).edgeState === 'online');
+      // another client's administrator gets 404
+      expect((await s.call('GET', `${API.events}/${ev.id}/explain`, { token: harbourAdmin })).status).toBe(404);
+    } finally {
+      edge.stop();
+      proxy.close();
+    }
+  });
+
+  it('an edge event whose chain is not the engine’s is refused naming the field, nothing stored', async () => {
+    const res = await s.call('POST', API.deviceEvents, {
+      headers: { authorization: `Bearer ${key}` },
+      body: {
+        events: [
+          {
+            controllerId: controller,
+            eventCode: 5001,
+            sourceId: `reader-${door}`,
+            sourceName: 'x',
+            message: 'Access denied: unknown credential',
+            edge: {
+              seq: 999_999,
+              occurredAt: Date.now(),
+              offline: true,
+              snapshotVersion: 1,
+              decided: {
+                identityId: null,
+                decision: 'denied',
+                reason: 'unknown-credential',
+                card: '1',
+                doorId: door,
+                side: 'entry',
+                steps: [{ check: 'horoscope', ok: false, detail: 'x' }],
+              },
+            },
+          },
+        ],
+      },
+    });
+    expect(res.status).toBe(200);
+    expect(res.body.accepted ?? 0).toBe(0);
+    expect(JSON.stringify(res.body.rejected)).toContain('edge.decided.steps.0.check');
+  });
+});

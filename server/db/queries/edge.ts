@@ -1,0 +1,54 @@
+// Gatehouse Edge's SQL (issue 47; issue 48: a room's queries in the queries room): the snapshot version built for a
+// controller and when, what its edge reported it applied, and its doors whose anti-passback goes soft while it is
+// offline. Every query names the client (server/db/tenant.ts).
+import type { Db } from '../db';
+import { tenant, tenantOf } from '../tenant';
+
+/**
+ * The controller's snapshot version for a snapshot of `hash`: the one stored when the hash is the same (and when it was
+ * built), else the next one, built now. Null: the controller is no edge controller (no row).
+ */
+export async function snapshotVersionFor(db: Db, clientId: number, controllerId: number, hash: string): Promise<{ version: number; builtAt: number } | null> {
+  const params: unknown[] = [controllerId, hash];
+  const { rows } = await db.query<{ snapshot_version: string; built_at: string | Date }>(
+    `update edge_controllers set
+        snapshot_version = case when snapshot_hash = $2 then snapshot_version else snapshot_version + 1 end,
+        snapshot_built_at = case when snapshot_hash = $2 then coalesce(snapshot_built_at, now()) else now() end,
+        snapshot_hash = $2
+      where controller_id = $1 and ${tenant(params, clientId)} returning snapshot_version::text, snapshot_built_at as built_at`,
+    params,
+  );
+  const r = rows[0];
+  return r ? { version: Number(r.snapshot_version), builtAt: new Date(r.built_at).getTime() } : null;
+}
+
+/**
+ * The edge applied snapshot `version` (built at `builtAt`, applied at `at`): kept when it is not older than the one it
+ * reported before; when it applied it is kept from the first report of that version (a reconnect says it again).
+ */
+export async function recordApplied(db: Db, clientId: number, controllerId: number, version: number, builtAt: Date | null, at: Date): Promise<void> {
+  const params: unknown[] = [controllerId, version, builtAt, at];
+  await db.query(
+    `update edge_controllers set
+        applied_at = case when applied_version < $2 or applied_at is null then least($4::timestamptz, now()) else applied_at end,
+        applied_built_at = case when applied_version <= $2 and $3::timestamptz is not null then least($3::timestamptz, now()) else applied_built_at end,
+        applied_version = greatest(applied_version, $2)
+      where controller_id = $1 and ${tenant(params, clientId)}`,
+    params,
+  );
+}
+
+/** The controller's doors (of its readers, inputs and outputs) in a zone of hard anti-passback, by name. */
+export async function hardAntiPassbackDoors(db: Db, clientId: number, controllerId: number): Promise<string[]> {
+  const params: unknown[] = [controllerId];
+  const t = tenantOf(params, clientId);
+  const { rows } = await db.query<{ name: string }>(
+    `select d.name from doors d where ${t('d')} and d.id in (
+        select door_id from card_readers where controller_id = $1 and ${t()} union select door_id from inputs where controller_id = $1 and ${t()}
+        union select door_id from outputs where controller_id = $1 and ${t()})
+      and exists (select 1 from access_zones z where z.id in (d.entry_zone_id, d.exit_zone_id) and ${t('z')} and z.anti_passback = 'hard')
+      order by d.name limit 50`,
+    params,
+  );
+  return rows.map((r) => r.name);
+}
