@@ -20061,6 +20061,44 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/idp/1.0/saml/slo": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Done: the resource, the page or the result the route names. */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": unknown;
+                    };
+                };
+                400: components["responses"]["BadRequest"];
+                404: components["responses"]["NotFound"];
+                409: components["responses"]["Conflict"];
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/idp/1.0/saml/start": {
         parameters: {
             query?: never;
@@ -24232,6 +24270,7 @@ export interface components {
             certificate: string | null;
             clientId: number;
             createdAt: string;
+            encryptAssertions: boolean;
             groupsAttribute: string | null;
             id: number;
             issuer: string;
@@ -24239,6 +24278,8 @@ export interface components {
             name: string;
             oidcClientId: string | null;
             roleMap: string;
+            signRequests: boolean;
+            sloUrl: string | null;
             ssoUrl: string | null;
             updatedAt: string;
         };
@@ -24246,6 +24287,7 @@ export interface components {
             active: boolean;
             certificate?: string | null;
             clientSecret?: string | null;
+            encryptAssertions: boolean;
             groupsAttribute?: string | null;
             issuer: string;
             /** @enum {unknown} */
@@ -24253,6 +24295,8 @@ export interface components {
             name: string;
             oidcClientId?: string | null;
             roleMap: string;
+            signRequests: boolean;
+            sloUrl?: string | null;
             ssoUrl?: string | null;
             /** @description isoInstant */
             updatedAt?: unknown;
