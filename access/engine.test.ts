@@ -925,4 +925,21 @@ describe('the decision at its edges', () => {
       detail: 'the code was not made for this door',
     });
   });
+
+  it('the override that started last wins even over a newer one that started earlier', () => {
+    const T = MONDAY_10;
+    const o = (id: number, from: number, to: number) => ({ id, name: `Override ${id}`, mode: 'unlocked' as const, from, to });
+    // by hand: at T both hold; 2 started last (T - ½ h), 9 is newer but started at T - 2 h
+    const overrides = [o(2, T - HOUR / 2, T + HOUR), o(9, T - 2 * HOUR, T + 2 * HOUR)];
+    const { door } = site();
+    expect(overrideAt(door(1, { overrides }), T)?.id).toBe(2);
+    expect(overrideAt(door(1, { overrides: [...overrides].reverse() }), T)?.id).toBe(2);
+  });
+
+  it('when every group is closed for the special day, the first group gives the reason', () => {
+    const cleaners: AccessGroupFact = { id: 1002, name: 'Cleaners', doors: new Map([[1, 1]]) };
+    const special = [{ date: '2026-11-24', yearly: false, kind: 'holiday' as const, name: 'Deepavali' }];
+    const d = decide(withGroups([1000, 1002], [cleaners], { special }).index, EMPTY_STATE, card('4242', { at: HOLIDAY }));
+    expect([d.reason, d.steps.at(-1)?.detail]).toEqual(['special-day', 'Staff: Deepavali (holiday): Office hours is closed on this kind of day']);
+  });
 });
