@@ -45,6 +45,7 @@ export const AUDIT_ACTION_WORDS: Readonly<Record<string, string>> = {
   'enrol-mfa': 'Added a second factor',
   'remove-mfa': 'Removed a second factor',
   'passkey-sign-in': 'Signed in with a passkey',
+  'provider-sign-out': 'Signed out by the identity provider',
   'use-recovery-code': 'Signed in with a recovery code',
   'new-recovery-codes': 'Made new recovery codes',
   're-pair': 'Paired the reader again',

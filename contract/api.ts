@@ -17,6 +17,7 @@ export const API = {
   samlStart: '/idp/1.0/saml/start',
   samlAcs: '/idp/1.0/saml/acs',
   samlMetadata: '/idp/1.0/saml/metadata',
+  samlSlo: '/idp/1.0/saml/slo',
   resetInit: '/idp/1.0/operators/reset-password/init',
   resetFinish: '/idp/1.0/operators/reset-password/finish',
   registration: '/idp/1.0/registration-requests',

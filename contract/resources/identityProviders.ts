@@ -82,6 +82,26 @@ export const identityProvidersResource = defineResource({
       shownWhen: samlOnly,
       help: 'The identity provider’s signing certificate: assertions signed by any other key are refused',
     }),
+    sloUrl: text({
+      label: 'Single logout URL',
+      max: 2000,
+      wide: true,
+      shownWhen: samlOnly,
+      pattern: /^https?:\/\/[^\s/?#]+[^\s]*$/,
+      help: 'The identity provider’s HTTP-Redirect single logout address; empty: signing out ends the Gatehouse session only',
+    }),
+    signRequests: switchField({
+      label: 'Sign requests',
+      default: false,
+      shownWhen: samlOnly,
+      help: 'Gatehouse signs its AuthnRequests and logout messages with its key (published in its metadata)',
+    }),
+    encryptAssertions: switchField({
+      label: 'Require encrypted assertions',
+      default: false,
+      shownWhen: samlOnly,
+      help: 'An assertion the provider did not encrypt for Gatehouse’s key (published in its metadata) is refused',
+    }),
     groupsAttribute: text({
       label: 'Groups claim',
       max: 200,
@@ -106,7 +126,10 @@ export const identityProvidersResource = defineResource({
   ],
   list: { title: ['name'], columns: ['kind', 'issuer', 'active', 'updatedAt'], sort: ['name', 'asc'] },
   form: [
-    { title: 'Identity provider', fields: ['name', 'kind', 'active', 'issuer', 'oidcClientId', 'clientSecret', 'ssoUrl', 'certificate'] },
+    {
+      title: 'Identity provider',
+      fields: ['name', 'kind', 'active', 'issuer', 'oidcClientId', 'clientSecret', 'ssoUrl', 'certificate', 'sloUrl', 'signRequests', 'encryptAssertions'],
+    },
     {
       title: 'Groups and roles',
       description: 'Which of this client’s roles each of the provider’s groups gives; a person in none of them is not let in.',

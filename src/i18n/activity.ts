@@ -38,6 +38,7 @@ export const zhActivityText: Record<string, string> = {
   'Added a second factor': '已添加第二验证因素',
   'Removed a second factor': '已移除第二验证因素',
   'Signed in with a passkey': '已使用通行密钥登录',
+  'Signed out by the identity provider': '已由身份提供方注销登录',
   'Signed in with a recovery code': '已使用恢复码登录',
   'Made new recovery codes': '已生成新的恢复码',
   'Paired the reader again': '已重新配对读卡器',

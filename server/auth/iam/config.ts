@@ -36,6 +36,12 @@ export interface SamlProviderConfig {
   ssoUrl: string;
   /** Its signing certificate (PEM): the only key whose signatures are taken. */
   certificate: string;
+  /** Its HTTP-Redirect single logout address; null: a sign-out ends the Gatehouse session only. */
+  sloUrl: string | null;
+  /** Gatehouse signs its AuthnRequests and logout messages (./spKeys.ts). */
+  signRequests: boolean;
+  /** An assertion not encrypted for Gatehouse's key is refused. */
+  encryptAssertions: boolean;
   roleMap: RoleMapping[];
   clientScope: number | null;
   /** The attribute that lists the person's groups. */

@@ -28,13 +28,23 @@ export function bindBrowser(req: FastifyRequest, reply: FastifyReply): string {
 /** The one-time ticket a provider's sign-in hands the console (`/login#iam=<ticket>`): one use, a minute, this browser. */
 export async function issueTicket(
   db: Db,
-  t: { userId: number; provider: string; bindingHash: string; idToken: string | null; returnPath: string | null; method: 'oidc' | 'saml' },
+  t: {
+    userId: number;
+    provider: string;
+    bindingHash: string;
+    idToken: string | null;
+    returnPath: string | null;
+    method: 'oidc' | 'saml';
+    /** A SAML sign-in's NameID, its format and SessionIndex (JSON), kept with the session for single logout. */
+    samlSubject?: string | null;
+  },
 ): Promise<string> {
   const ticket = randomBytes(32).toString('base64url');
   await db.query('delete from iam_tickets where expires_at < now()');
   await db.query(
-    `insert into iam_tickets (ticket_hash, user_id, provider, binding_hash, id_token, return_path, expires_at, method) values ($1, $2, $3, $4, $5, $6, $7, $8)`,
-    [hash(ticket), t.userId, t.provider, t.bindingHash, t.idToken, t.returnPath, new Date(Date.now() + TICKET_TTL_MS), t.method],
+    `insert into iam_tickets (ticket_hash, user_id, provider, binding_hash, id_token, return_path, expires_at, method, saml_subject)
+     values ($1, $2, $3, $4, $5, $6, $7, $8, $9)`,
+    [hash(ticket), t.userId, t.provider, t.bindingHash, t.idToken, t.returnPath, new Date(Date.now() + TICKET_TTL_MS), t.method, t.samlSubject ?? null],
   );
   return ticket;
 }

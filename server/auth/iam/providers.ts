@@ -44,12 +44,15 @@ interface ProviderRow {
   client_secret: string | null;
   sso_url: string | null;
   certificate: string | null;
+  slo_url: string | null;
+  sign_requests: boolean;
+  encrypt_assertions: boolean;
   groups_attribute: string | null;
   role_map: string;
 }
 
 const SELECT = `select p.id, p.client_id, c.code as client_code, p.name, p.kind, p.issuer, p.oidc_client_id, p.client_secret, p.sso_url,
-    p.certificate, p.groups_attribute, p.role_map
+    p.certificate, p.slo_url, p.sign_requests, p.encrypt_assertions, p.groups_attribute, p.role_map
   from identity_providers p join clients c on c.id = p.client_id where p.active and c.active`;
 
 async function configOf(db: Db, r: ProviderRow): Promise<ProviderConfig | null> {
@@ -69,7 +72,15 @@ async function configOf(db: Db, r: ProviderRow): Promise<ProviderConfig | null> 
   };
   if (r.kind === 'saml') {
     if (!r.sso_url || !r.certificate) return null;
-    return { ...common, kind: 'saml', ssoUrl: r.sso_url, certificate: r.certificate };
+    return {
+      ...common,
+      kind: 'saml',
+      ssoUrl: r.sso_url,
+      certificate: r.certificate,
+      sloUrl: r.slo_url?.trim() || null,
+      signRequests: Boolean(r.sign_requests),
+      encryptAssertions: Boolean(r.encrypt_assertions),
+    };
   }
   if (!r.oidc_client_id) return null;
   const secret = r.client_secret ? await open(db, r.client_secret, purposeOf(Number(r.client_id))) : '';

@@ -11,6 +11,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { API, IAM_TICKET_PARAM, IamExchangeRequest, TENANT_HEADER, type IamProvider } from '../../../contract';
 import type { Db } from '../../db/db';
+import { keepSamlSession, type SamlSubject } from '../../db/queries/saml';
 import { startSession } from '../../db/queries/sessions';
 import * as users from '../../db/queries/users';
 import { HttpError, body, errorBody } from '../../http/kit';
@@ -187,7 +188,7 @@ export function iamRoutes(app: FastifyInstance, opts: IamOptions) {
   }
 
   // a client's SAML 2.0 providers (./saml.ts): their start, assertion consumer service and metadata
-  samlRoutes(app, { db, limited: opts.limited, refuse });
+  const saml = samlRoutes(app, { db, limited: opts.limited, refuse });
 
   app.post(API.iamExchange, { config: opts.limited }, async (req, reply) => {
     const { ticket } = body(req.body, IamExchangeRequest);
@@ -199,9 +200,10 @@ export function iamRoutes(app: FastifyInstance, opts: IamOptions) {
       id_token: string | null;
       return_path: string | null;
       method: 'oidc' | 'saml';
+      saml_subject: string | null;
     }>(
       `update iam_tickets set used_at = now() where ticket_hash = $1 and used_at is null and expires_at > now()
-        returning user_id, provider, binding_hash, id_token, return_path, method`,
+        returning user_id, provider, binding_hash, id_token, return_path, method, saml_subject`,
       [hash(ticket)],
     );
     const t = taken.rows[0];
@@ -219,6 +221,7 @@ export function iamRoutes(app: FastifyInstance, opts: IamOptions) {
     await db.transaction(async (tx) => {
       await startSession(tx, { jti, userId: u.id, ip: req.ip, userAgent: String(req.headers['user-agent'] ?? ''), method: t.method, provider: t.provider });
       if (t.id_token) await tx.query('insert into iam_session_tokens (jti, provider, id_token) values ($1, $2, $3)', [jti, t.provider, t.id_token]);
+      if (t.saml_subject) await keepSamlSession(tx, jti, t.provider, JSON.parse(t.saml_subject) as SamlSubject); // for single logout
     });
     return reply.send({
       token,
@@ -233,6 +236,8 @@ export function iamRoutes(app: FastifyInstance, opts: IamOptions) {
   /** RP-initiated logout (issue 49): where the browser goes to end the provider's session too, for a session it signed in. */
   return {
     async providerLogout(req: FastifyRequest, jti: string): Promise<{ providerLogoutUrl?: string }> {
+      const bySaml = await saml.providerLogout(req, jti); // SAML single logout (./samlLogout.ts)
+      if (bySaml) return bySaml;
       const { rows } = await db.query<{ provider: string; id_token: string }>('delete from iam_session_tokens where jti = $1 returning provider, id_token', [
         jti,
       ]);

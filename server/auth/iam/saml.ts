@@ -8,55 +8,20 @@
 // the Response's destination are our assertion consumer service, and the assertion's ID was never taken before (a
 // replay). The groups attribute maps to roles through the same mapping as OpenID Connect (./accounts.ts); the ticket
 // goes to the console as for OIDC (./flow.ts). Every refusal is a 4xx in words that writes nothing but the used flow.
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { randomBytes } from 'node:crypto';
-import { SAML, ValidateInResponseTo, type CacheProvider, type Profile } from '@node-saml/node-saml';
+import type { Profile } from '@node-saml/node-saml';
 import { API, IAM_TICKET_PARAM } from '../../../contract';
-import type { Db } from '../../db/db';
 import { HttpError } from '../../http/kit';
 import { signInPerson } from './accounts';
 import type { SamlProviderConfig } from './config';
 import { FLOW_TTL_MS, bindBrowser, hash, issueTicket, originOf, safeReturnPath } from './flow';
 import { providerByKey } from './providers';
+import { CLOCK_SKEW_MS, SAML_BODY_MAX, oneRequest, samlOf, xmlAttribute, type SamlRouteOptions } from './samlCore';
+import { samlLogoutRoutes } from './samlLogout';
+import { spKeys } from './spKeys';
 
-/** A SAMLResponse past this is refused before it is read (issue 49: an assertion of 10 MB). */
-export const SAML_BODY_MAX = 256 * 1024;
-const CLOCK_SKEW_MS = 60_000;
-
-/** Gatehouse's entity ID for one provider (its metadata address): the audience its assertions must name. */
-export const spEntityId = (origin: string, key: string) => `${origin}${API.samlMetadata}?provider=${encodeURIComponent(key)}`;
-
-/** node-saml's request-ID cache, holding the one request this flow sent (or recording the one being sent). */
-function oneRequest(id: string | null, sent?: (id: string) => void): CacheProvider {
-  return {
-    saveAsync: async (key, value) => {
-      sent?.(key);
-      return { value, createdAt: Date.now() };
-    },
-    getAsync: async (key) => (id !== null && key === id ? new Date().toISOString() : null),
-    removeAsync: async (key) => key,
-  };
-}
-
-function samlOf(p: SamlProviderConfig, origin: string, cache: CacheProvider): SAML {
-  return new SAML({
-    entryPoint: p.ssoUrl,
-    issuer: spEntityId(origin, p.key),
-    audience: spEntityId(origin, p.key),
-    callbackUrl: `${origin}${API.samlAcs}`,
-    idpCert: p.certificate,
-    idpIssuer: p.issuer,
-    wantAssertionsSigned: true,
-    wantAuthnResponseSigned: false,
-    acceptedClockSkewMs: CLOCK_SKEW_MS,
-    maxAssertionAgeMs: FLOW_TTL_MS,
-    validateInResponseTo: ValidateInResponseTo.always,
-    requestIdExpirationPeriodMs: FLOW_TTL_MS,
-    cacheProvider: cache,
-    disableRequestedAuthnContext: true,
-    identifierFormat: null,
-  });
-}
+export { SAML_BODY_MAX, spEntityId } from './samlCore';
 
 /** The first value of a SAML attribute (node-saml gives one value as a string, several as a list). */
 const first = (v: unknown): string | null => {
@@ -64,32 +29,13 @@ const first = (v: unknown): string | null => {
   return typeof x === 'string' && x.trim() ? x.trim().slice(0, 200) : null;
 };
 
-/** An attribute of the (checked) assertion's XML: the first element `local` and its attribute `name`. */
-function xmlAttribute(xml: string, local: string, name: string): string | null {
-  const el = new RegExp(`<(?:[\\w.-]+:)?${local}\\b[^>]*>`).exec(xml)?.[0] ?? new RegExp(`<(?:[\\w.-]+:)?${local}\\b[^>]*/>`).exec(xml)?.[0];
-  if (!el) return null;
-  const m = new RegExp(`\\s${name}="([^"]*)"`).exec(el);
-  return m
-    ? m[1]
-        .replace(/&amp;/g, '&')
-        .replace(/&quot;/g, '"')
-        .replace(/&lt;/g, '<')
-        .replace(/&gt;/g, '>')
-    : null;
-}
-
-export interface SamlRouteOptions {
-  db: Db;
-  limited: Record<string, unknown>;
-  refuse: (req: FastifyRequest, reply: FastifyReply, e: HttpError) => unknown;
-}
-
 export function samlRoutes(app: FastifyInstance, opts: SamlRouteOptions) {
   const { db } = opts;
   const samlByKey = async (key: unknown): Promise<SamlProviderConfig | null> => {
     const p = await providerByKey(db, key);
     return p?.kind === 'saml' ? p : null;
   };
+  const logout = samlLogoutRoutes({ ...opts, samlByKey });
   const unknownProvider = () => new HttpError(404, 'No such identity provider is configured', [{ field: 'provider', message: 'is not a configured provider' }]);
 
   // Gatehouse's service provider metadata for one provider: its entity ID and assertion consumer service
@@ -97,7 +43,10 @@ export function samlRoutes(app: FastifyInstance, opts: SamlRouteOptions) {
     const p = await samlByKey(((req.query ?? {}) as Record<string, unknown>).provider);
     if (!p) throw unknownProvider();
     const origin = originOf(req);
-    return reply.type('application/samlmetadata+xml').send(samlOf(p, origin, oneRequest(null)).generateServiceProviderMetadata(null, null));
+    const keys = await spKeys(db);
+    // the encryption key always (an assertion encrypted for it is opened), the signing one where requests are signed
+    const xml = samlOf(p, origin, oneRequest(null), keys).generateServiceProviderMetadata(keys.certificate, p.signRequests ? keys.certificate : null);
+    return reply.type('application/samlmetadata+xml').send(xml);
   });
 
   app.get(API.samlStart, { config: opts.limited }, async (req, reply) => {
@@ -114,6 +63,7 @@ export function samlRoutes(app: FastifyInstance, opts: SamlRouteOptions) {
         p,
         originOf(req),
         oneRequest(null, (id) => (requestId = id)),
+        await spKeys(db),
       ).getAuthorizeUrlAsync(relay, undefined, {});
       if (!requestId) throw new Error('node-saml made no request ID');
       const binding = bindBrowser(req, reply);
@@ -147,6 +97,8 @@ export function samlRoutes(app: FastifyInstance, opts: SamlRouteOptions) {
         throw e;
       }
     });
+    // single logout (./samlLogout.ts): the provider's LogoutRequest, and its LogoutResponse to Gatehouse's
+    logout.routes(scoped);
   });
 
   async function acs(req: FastifyRequest): Promise<string> {
@@ -182,11 +134,17 @@ export function samlRoutes(app: FastifyInstance, opts: SamlRouteOptions) {
     };
     let profile: Profile | null;
     try {
-      ({ profile } = await samlOf(p, origin, oneRequest(flow.request_id)).validatePostResponseAsync({ SAMLResponse: response }));
+      ({ profile } = await samlOf(p, origin, oneRequest(flow.request_id), await spKeys(db)).validatePostResponseAsync({ SAMLResponse: response }));
     } catch (e) {
-      throw refused(e instanceof Error ? e.message : String(e));
+      const why = e instanceof Error ? e.message : String(e);
+      // xml-encryption's own words name an RSA padding: say what it means
+      if (/EncryptedAssertion/.test(Buffer.from(response, 'base64').toString('utf8')) && /decrypt|oaep|padding|rsa/i.test(why))
+        throw refused(`the encrypted assertion does not open with Gatehouse's key (encrypted for another key?): ${why}`);
+      throw refused(why);
     }
     if (!profile) throw refused('the answer holds no assertion');
+    if (p.encryptAssertions && !/<(?:[\w.-]+:)?EncryptedAssertion\b/.test(profile.getSamlResponseXml?.() ?? ''))
+      throw refused("the assertion was not encrypted, and this provider's assertions must be encrypted for Gatehouse's key");
     // node-saml checks the issuer of logout messages only: the assertion's (as signed) must be this provider's
     if (profile.issuer !== p.issuer) throw refused(`the assertion's issuer is ${String(profile.issuer ?? 'missing').slice(0, 100)}, not ${p.issuer}`);
     const assertion = profile.getAssertionXml?.() ?? '';
@@ -213,6 +171,21 @@ export function samlRoutes(app: FastifyInstance, opts: SamlRouteOptions) {
       email: first(profile.email) ?? first(profile.mail),
       groups: profile[p.groupsAttribute],
     });
-    return issueTicket(db, { userId, provider: p.key, bindingHash: flow.binding_hash, idToken: null, returnPath: flow.return_path, method: 'saml' });
+    const samlSubject = JSON.stringify({
+      nameId: profile.nameID,
+      nameIdFormat: profile.nameIDFormat ?? null,
+      sessionIndex: typeof profile.sessionIndex === 'string' ? profile.sessionIndex : null,
+    });
+    return issueTicket(db, {
+      userId,
+      provider: p.key,
+      bindingHash: flow.binding_hash,
+      idToken: null,
+      returnPath: flow.return_path,
+      method: 'saml',
+      samlSubject,
+    });
   }
+
+  return { providerLogout: logout.providerLogout };
 }
