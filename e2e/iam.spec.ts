@@ -2,14 +2,18 @@
 // identity provider (a real oidc-provider on a loopback port) signs them in, and they arrive in the console with the
 // role their group gives, an account made for them on the way; signing out ends the provider's session too and comes
 // back to the sign-in page. A person in no mapped group is told so in words. A client's administrator connects the
-// client's own provider on Manage → Identity providers, and the client's sign-in page offers it. Breadth (the attacks)
-// is in server/auth/iam/oidc.test.ts and providers.test.ts.
+// client's own provider on Manage → Identity providers, and the client's sign-in page offers it. A client's SAML
+// provider (server/auth/iam/testSamlIdp.ts), asking for signed requests and encrypted assertions, signs a person in
+// and signing out ends its session too (single logout). Breadth (the attacks) is in server/auth/iam/oidc.test.ts,
+// providers.test.ts, saml.test.ts and samlLogout.test.ts.
 import { expect, test } from './fixtures';
 import { ownServer, type OwnServer } from './server';
-import { signIn, skipTourIfShown } from './helpers';
+import { PASSWORD, signIn, skipTourIfShown } from './helpers';
 import { startTestIdp, type TestIdp } from '../server/auth/iam/testIdp';
+import { startTestSamlIdp, type TestSamlIdp } from '../server/auth/iam/testSamlIdp';
 
 let idp: TestIdp;
+let samlIdp: TestSamlIdp;
 let server: OwnServer;
 test.beforeAll(async () => {
   idp = await startTestIdp({
@@ -23,10 +27,14 @@ test.beforeAll(async () => {
     },
   });
   server = await ownServer('iam', idp.env('gatehouse-operators=NORTHWIND:security-operator', 'Corp SSO'));
+  samlIdp = await startTestSamlIdp({
+    people: { maria: { subject: 'maria@harbour.example', displayName: 'Maria Lopes', uid: 'maria', groups: ['hh-security'] } },
+  });
 });
 test.afterAll(async () => {
   await server?.dispose();
   await idp?.close();
+  await samlIdp?.close();
 });
 
 test('a new operator signs in with the company provider, works as its group says, and signs out of both', async ({ page }) => {
@@ -94,4 +102,47 @@ test("a client's administrator connects its provider on Manage → Identity prov
   const me = await other.evaluate(() => JSON.parse(localStorage.getItem('user') ?? 'null'));
   expect(me).toMatchObject({ username: 'hana', name: 'Hana Ward', roles: ['security-operator'] });
   await other.context().close();
+});
+
+test("a client's SAML provider with signed requests and encrypted assertions signs a person in, and signing out ends its session too", async ({ page }) => {
+  test.setTimeout(90_000);
+  samlIdp.requireSignedRequests(true);
+  samlIdp.encryptFor('sp');
+  const login = await page.request.post(`${server.url}/idp/1.0/login`, { data: { username: 'harbour', password: PASSWORD } });
+  const token = (await login.json()).token as string;
+  const made = await page.request.post(`${server.url}/event/manage/identity-providers`, {
+    headers: { authorization: `Bearer ${token}` },
+    data: {
+      name: 'Harbour ADFS',
+      kind: 'saml',
+      active: true,
+      issuer: samlIdp.entityId,
+      ssoUrl: samlIdp.ssoUrl,
+      certificate: samlIdp.certificate,
+      sloUrl: samlIdp.ssoUrl.replace('/sso', '/slo'),
+      signRequests: true,
+      encryptAssertions: true,
+      roleMap: 'hh-security=security-operator',
+    },
+  });
+  expect(made.status(), await made.text()).toBe(201);
+
+  await page.goto(`${server.url}/login?client=HARBOUR`);
+  await page.getByRole('link', { name: 'Sign in with Harbour ADFS' }).click();
+  // the IdP's sign-in form (it took the request only because Gatehouse's key signed it)
+  await page.locator('input[name=login]').fill('maria');
+  await page.getByRole('button', { name: 'Sign in' }).click();
+  await expect(page.getByTestId('app-shell')).toBeVisible();
+  await skipTourIfShown(page);
+  const me = await page.evaluate(() => JSON.parse(localStorage.getItem('user') ?? 'null'));
+  expect(me).toMatchObject({ username: 'maria', name: 'Maria Lopes', roles: ['security-operator'] });
+  expect(samlIdp.sessions.has('maria@harbour.example')).toBe(true);
+
+  // sign-out: the IdP is sent a signed LogoutRequest, ends its session and answers; back on the sign-in page
+  await page.getByTestId('user-menu').click();
+  await page.getByRole('menuitem', { name: 'Sign out' }).click();
+  await expect(page).toHaveURL(`${server.url}/login`);
+  await expect(page.getByLabel('Username')).toBeVisible();
+  expect(samlIdp.logouts.requests.at(-1)).toMatchObject({ subject: 'maria@harbour.example', signed: true });
+  expect(samlIdp.sessions.has('maria@harbour.example')).toBe(false);
 });
