@@ -20,7 +20,7 @@ export const zhEdgeText: Record<string, string> = {
   locked: '上锁',
   '{policy} ({n} doors)': '{policy}（{n} 扇门）',
   'being applied': '正在应用',
-  'offline for {span}': '已离线 {span}',
+  'offline {span}': '已离线 {span}',
   '{n} min': '{n} 分钟',
   '{n} h': '{n} 小时',
   '{n} d': '{n} 天',

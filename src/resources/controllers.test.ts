@@ -28,11 +28,11 @@ describe('the controllers list’s Edge columns', () => {
     // built 3 h before: an online edge's snapshot is 3 h old, not "up to date" alone
     const built = { edgeBuiltAt: new Date(since - 3 * 3_600_000).toISOString() };
     expect(snapshotCell({ ...online, ...built }, since + 10 * 60_000)).toBe('snapshot v3, 3 h old, up to date');
-    expect(snapshotCell({ ...offline, ...built }, since + 25 * 60_000)).toBe('snapshot v3, 3 h old, offline for 25 min');
-    expect(snapshotCell(offline, since + 25 * 60_000)).toBe('snapshot v3, offline for 25 min');
-    expect(snapshotCell(offline, since + 5 * 3_600_000)).toBe('snapshot v3, offline for 5 h');
-    expect(snapshotCell(offline, since + 3 * DAY)).toBe('snapshot v3, offline for 3 d');
-    expect(snapshotCell({ ...offline, ...built }, since + 8 * DAY)).toBe('snapshot v3, 8 d old, offline for 8 d, past its 7 days');
+    expect(snapshotCell({ ...offline, ...built }, since + 25 * 60_000)).toBe('snapshot v3, 3 h old, offline 25 min');
+    expect(snapshotCell(offline, since + 25 * 60_000)).toBe('snapshot v3, offline 25 min');
+    expect(snapshotCell(offline, since + 5 * 3_600_000)).toBe('snapshot v3, offline 5 h');
+    expect(snapshotCell(offline, since + 3 * DAY)).toBe('snapshot v3, offline 3 d');
+    expect(snapshotCell({ ...offline, ...built }, since + 8 * DAY)).toBe('snapshot v3, 8 d old, offline 8 d, past its 7 days');
   });
   it('says, offline only, at how many of its doors anti-passback is soft', () => {
     expect(edgeCell({ ...online, edgeSoftApb: 2 })).not.toContain('anti-passback');

@@ -73,7 +73,7 @@ export function snapshotCell(r: EdgeParts, now = Date.now()): string {
   if (!r.edgeSince) return join([version, ...built]);
   const off = now - Date.parse(r.edgeSince);
   const days = r.edgeMaxOfflineDays ?? 7;
-  return join([version, ...built, tx('offline for {span}', { span: span(off) }), ...(off > days * 86_400_000 ? [tx('past its {days} days', { days })] : [])]);
+  return join([version, ...built, tx('offline {span}', { span: span(off) }), ...(off > days * 86_400_000 ? [tx('past its {days} days', { days })] : [])]);
 }
 
 const POLICY: Record<string, () => string> = {
@@ -97,7 +97,7 @@ export const controllers = fromDeclaration<any>(controllersResource, {
     status: { width: 90 },
     firmware: { width: 110 },
     edge: { width: 380, value: edgeCell, zoned: true },
-    edgeSnapshot: { width: 230, title: 'Snapshot', value: (r: EdgeParts) => snapshotCell(r) },
+    edgeSnapshot: { width: 200, title: 'Snapshot', value: (r: EdgeParts) => snapshotCell(r) },
     edgeDegraded: { width: 120, value: degradedCell },
   },
 });
