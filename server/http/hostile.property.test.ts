@@ -45,6 +45,7 @@ const NO_BODY: Record<string, string> = {
   'POST /event/manage/controllers/:id/revoke-edge-key': "revokes the edge controller's key",
   'POST /event/manage/card-readers/:id/repair': 'sends the reader named in the URL into OSDP install mode on its edge (server/edge/readerRoutes.ts)',
   'POST /idp/1.0/saml/acs': 'a SAML response form-posted by the identity provider, checked by node-saml and us (server/auth/iam/saml.test.ts)',
+  'POST /idp/1.0/saml/slo': 'a SAML logout message form-posted by the identity provider, checked by node-saml and us (server/auth/iam/samlLogout.test.ts)',
   'POST /event/manage/alarm-groups/:id/arm': 'arms the group',
   'POST /event/manage/alarm-groups/:id/disarm': 'disarms the group',
   'POST /event/manage/operators/:id/disable': 'disables the operator',

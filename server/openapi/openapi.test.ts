@@ -21,6 +21,7 @@ const FREE_ANSWERS: Record<string, string> = {
   'GET /idp/1.0/saml/start': "a redirect to the identity provider's sign-in",
   'POST /idp/1.0/saml/acs': "the identity provider's form post, answered with a redirect back to the console",
   'GET /idp/1.0/saml/metadata': "the service provider's SAML metadata (XML)",
+  'POST /idp/1.0/saml/slo': "the identity provider's logout form post, answered with a redirect (to the sign-in page, or its LogoutResponse)",
   'GET /event/manage/events/export/progress': 'server-sent events (progress, then the file)',
   'GET /event/manage/identity-batch-upload/:id/import': "server-sent events of the import's progress",
   'GET /event/manage/audit/verify': "its struct is the console's (src/api/endpoints.ts AuditChainReport), not yet in contract/",
