@@ -328,7 +328,17 @@ export async function resync(base: string, key: string, dataDir: string, doorIds
       pointId: `reader-${door}`,
       pointName: 'Bench reader',
       message: `Unknown card: card 9${i} at a bench door`,
-      decided: { identityId: null, decision: 'denied', reason: 'unknown-credential', card: `9${i}`, doorId: door, side: 'entry' },
+      // as the edge journals a decision (edge/doors.ts): with the engine's chain and the snapshot's build time (Why?)
+      decided: {
+        identityId: null,
+        decision: 'denied',
+        reason: 'unknown-credential',
+        card: `9${i}`,
+        doorId: door,
+        side: 'entry',
+        steps: [{ check: 'credential', ok: false, detail: `no credential numbered 9${i}` }],
+        snapshotBuiltAt: at,
+      },
     };
     lines.push(JSON.stringify(entry));
   }
