@@ -23,7 +23,11 @@ const events = [
 
 const serialize = (s: TabsSnapshot) => JSON.stringify(s.context);
 const model = new TestModel(tabsMachine as any, { events, serializeState: serialize as any, limit: 50_000 });
-const paths = edgePaths(model, tabsMachine, serialize, ['persistViews', 'xstate.emit'], {});
+// The paths are built inside the tests, not when the file is imported: a mutation run (StrykerJS's vitest runner)
+// switches a mutant on in a beforeAll hook, after the import, so paths built at import time were those of the
+// unmutated machine and no mutant of its guards or actions could fail them (docs/TESTING.md).
+let built: ReturnType<typeof edgePaths<typeof tabsMachine>> | null = null;
+const paths = () => (built ??= edgePaths(model, tabsMachine, serialize, ['persistViews', 'xstate.emit'], {}));
 
 /** §2: where closing tabs takes the operator, written from the specification (not from the machine). */
 function expectedNavigation(before: TabsSnapshot, event: any): TabsEmitted | null {
@@ -88,10 +92,10 @@ const properties: StepProperties<TabsSnapshot> = {
 
 describe('tabs machine model', () => {
   it('has a bounded graph with more than one reachable context', () => {
-    expect(new Set(paths.map((p) => serialize(p.path.state))).size).toBeGreaterThan(10);
+    expect(new Set(paths().map((p) => serialize(p.path.state))).size).toBeGreaterThan(10);
   });
-  it(`keeps the invariants of its meta and the §2 rules of tabs at every step of the ${paths.length} generated paths`, () => {
-    expectOracle(paths, properties, 5);
+  it('keeps the invariants of its meta and the §2 rules of tabs at every step of the generated paths', () => {
+    expectOracle(paths(), properties, 5);
   });
 });
 
