@@ -148,4 +148,25 @@ describe('answers that are not a list of events (a proxy’s page read as JSON)'
     expect(actor.getSnapshot().context.rows).toEqual([ev(1)]);
     actor.stop();
   });
+
+  it('a read answered with nothing (null) is let go of; a read answered with events fills the list without counting as a live frame', async () => {
+    const { actor, controls, hear, errors, emitted } = start();
+    await controls.settle('history', 'done', [ev(1)]);
+    hear({ type: 'socket.resynced' });
+    hear({ type: 'socket.resynced' });
+    await flush();
+    expect(Object.keys(actor.getSnapshot().context.reading).sort()).toEqual(['read-1', 'read-2']);
+    expect(await controls.settle('read-1', 'done', null)).toBe(true);
+    await flush();
+    expect(Object.keys(actor.getSnapshot().context.reading)).toEqual(['read-2']);
+    expect(actor.getSnapshot().context.rows).toEqual([ev(1)]);
+    // what was stored meanwhile joins the list; `events.added` counts what a live frame brought (the view's burst), not this
+    expect(await controls.settle('read-2', 'done', [ev(2), ev(3)])).toBe(true);
+    await flush();
+    expect(actor.getSnapshot().context.rows).toEqual([ev(3), ev(2), ev(1)]);
+    expect(actor.getSnapshot().context.reading).toEqual({});
+    expect(emitted).toEqual([]);
+    expect(errors).toEqual([]);
+    actor.stop();
+  });
 });
