@@ -84,7 +84,7 @@ test('an offline edge: soft anti-passback and the snapshot on its row; Why? of i
     await signIn(page, 'admin', { client: 'Northwind Logistics', at: '/hardware/controllers' }, base);
     // (the only edge controller: its cells are the list's only Edge and Snapshot texts)
     const list = page.getByTestId('controllers');
-    await expect(list).toContainText('anti-passback soft at 1 doors', { timeout: 20_000 });
+    await expect(list).toContainText('anti-passback soft at 1 door,', { timeout: 20_000 });
     await expect(list).toContainText(`snapshot v${used.version}, 0 min old, offline 0 min`);
     await shot(page, 'edge-offline-controllers-1440');
 

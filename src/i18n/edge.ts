@@ -24,5 +24,6 @@ export const zhEdgeText: Record<string, string> = {
   '{n} min': '{n} 分钟',
   '{n} h': '{n} 小时',
   '{n} d': '{n} 天',
+  'anti-passback soft at 1 door': '1 扇门的反潜回为软模式',
   'anti-passback soft at {n} doors': '{n} 扇门的反潜回为软模式',
 };

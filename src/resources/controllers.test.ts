@@ -37,6 +37,7 @@ describe('the controllers list’s Edge columns', () => {
   it('says, offline only, at how many of its doors anti-passback is soft', () => {
     expect(edgeCell({ ...online, edgeSoftApb: 2 })).not.toContain('anti-passback');
     expect(edgeCell({ ...offline, edgeSoftApb: 2 })).toMatch(/^offline since .*, anti-passback soft at 2 doors, 40 buffered/);
+    expect(edgeCell({ ...offline, edgeSoftApb: 1 })).toMatch(/^offline since .*, anti-passback soft at 1 door, 40 buffered/);
     expect(edgeCell({ ...offline, edgeSoftApb: 0 })).not.toContain('anti-passback');
   });
   it('says what its doors do once the snapshot is too old: one policy, or each with its doors', () => {

@@ -35,7 +35,9 @@ export function edgeCell(r: EdgeParts): string {
   return join([
     r.edgeState === 'online' ? (at ? tx('online since {at}', { at }) : tx('online')) : at ? tx('offline since {at}', { at }) : tx('offline, never connected'),
     // offline, its doors' hard anti-passback lets a repeat through and logs it: said where the link's loss is
-    ...(r.edgeState !== 'online' && r.edgeSoftApb ? [tx('anti-passback soft at {n} doors', { n: r.edgeSoftApb })] : []),
+    ...(r.edgeState !== 'online' && r.edgeSoftApb
+      ? [r.edgeSoftApb === 1 ? tx('anti-passback soft at 1 door') : tx('anti-passback soft at {n} doors', { n: r.edgeSoftApb })]
+      : []),
     tx('{count} buffered', { count: r.edgePending ?? 0 }),
     ...(r.edgeVersion ? [tx('edge {version}', { version: r.edgeVersion })] : []),
   ]);
