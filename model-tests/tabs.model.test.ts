@@ -23,11 +23,11 @@ const events = [
 
 const serialize = (s: TabsSnapshot) => JSON.stringify(s.context);
 const model = new TestModel(tabsMachine as any, { events, serializeState: serialize as any, limit: 50_000 });
-// The paths are built inside the tests, not when the file is imported: a mutation run (StrykerJS's vitest runner)
-// switches a mutant on in a beforeAll hook, after the import, so paths built at import time were those of the
-// unmutated machine and no mutant of its guards or actions could fail them (docs/TESTING.md).
-let built: ReturnType<typeof edgePaths<typeof tabsMachine>> | null = null;
-const paths = () => (built ??= edgePaths(model, tabsMachine, serialize, ['persistViews', 'xstate.emit'], {}));
+// The paths are built inside each test that reads them, not when the file is imported nor once for all: a mutation
+// run (StrykerJS's vitest runner) switches a mutant on in a beforeAll hook, after the import, and runs only the tests
+// that ran the mutated code, so paths built at import, or built by one test and reused by another, were never checked
+// against a mutant of the machine's guards and actions (docs/TESTING.md).
+const paths = () => edgePaths(model, tabsMachine, serialize, ['persistViews', 'xstate.emit'], {});
 
 /** §2: where closing tabs takes the operator, written from the specification (not from the machine). */
 function expectedNavigation(before: TabsSnapshot, event: any): TabsEmitted | null {
