@@ -63,6 +63,14 @@ const properties: StepProperties<TabsSnapshot> = {
       : undefined,
   'closing the other tabs keeps that one only, alive or not': ({ after, event }) =>
     event.type === 'tab.closeOthers' ? pathsOf(after).every((p) => p === event.path) && after.context.cached.every((p) => p === event.path) : undefined,
+  // survivors of the 09:32 mutation run: the properties above let an emptied list pass
+  'closing a tab keeps every other view alive, in their order': ({ before, after, event }) =>
+    event.type === 'tab.close' ? JSON.stringify(after.context.cached) === JSON.stringify(before.context.cached.filter((p) => p !== event.path)) : undefined,
+  'closing the other tabs keeps that tab if it was open, and alive if it was': ({ before, after, event }) =>
+    event.type === 'tab.closeOthers'
+      ? JSON.stringify(pathsOf(after)) === JSON.stringify(pathsOf(before).filter((p) => p === event.path)) &&
+        JSON.stringify(after.context.cached) === JSON.stringify(before.context.cached.filter((p) => p === event.path))
+      : undefined,
   'closing all tabs leaves none and none alive': ({ after, event }) =>
     event.type === 'tab.closeAll' ? after.context.views.length === 0 && after.context.cached.length === 0 : undefined,
   'closing the current tab goes back, or to the dashboard after sign-in or none; others go where §2 says': ({ before, event, effects }) =>
