@@ -141,8 +141,9 @@ test("a client's SAML provider with signed requests and encrypted assertions sig
   // sign-out: the IdP is sent a signed LogoutRequest, ends its session and answers; back on the sign-in page
   await page.getByTestId('user-menu').click();
   await page.getByRole('menuitem', { name: 'Sign out' }).click();
+  // (the console is on /login before the browser goes to the IdP and back: wait for the IdP's side, then the return)
+  await expect.poll(() => samlIdp.logouts.requests.at(-1) ?? null).toMatchObject({ subject: 'maria@harbour.example', signed: true });
+  await expect.poll(() => samlIdp.sessions.has('maria@harbour.example')).toBe(false);
   await expect(page).toHaveURL(`${server.url}/login`);
   await expect(page.getByLabel('Username')).toBeVisible();
-  expect(samlIdp.logouts.requests.at(-1)).toMatchObject({ subject: 'maria@harbour.example', signed: true });
-  expect(samlIdp.sessions.has('maria@harbour.example')).toBe(false);
 });
