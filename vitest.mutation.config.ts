@@ -19,6 +19,7 @@ export default defineConfig({
           'contract/attendanceDaily.test.ts',
           'server/audit/chain.test.ts',
           'server/audit/verifyOffline.test.ts',
+          'server/audit/verifyWalk.test.ts',
           'edge/osdp/**/*.test.ts',
         ],
     // the OSDP command line's tests start the CLI over pseudo-terminals (socat), and the bus test waits for a reader to
