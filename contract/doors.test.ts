@@ -27,7 +27,7 @@ describe('door commands by state', () => {
     expect(offered('offline')).toEqual([]);
   });
   it('says why a refused command makes no sense', () => {
-    expect(checkDoorCommand('locked', 'lock')).toEqual({ allowed: false, reason: 'is already locked.', forceHelps: false });
+    expect(checkDoorCommand('locked', 'lock')).toEqual({ allowed: false, code: 'door.alreadyLocked', reason: 'is already locked.', forceHelps: false });
     expect(checkDoorCommand('locked', 'unlock')).toEqual({ allowed: true });
   });
   it('counts alarm states as needing attention, normal traffic not', () => {

@@ -24,45 +24,53 @@ export const doorNeedsAttention = (status: string) => DOOR_ATTENTION_STATUSES.in
 
 export type DoorCommandCheck =
   | { allowed: true }
-  /** `reason` completes a sentence that starts with the door's name; `forceHelps`: the console offers the forced command */
-  | { allowed: false; reason: string; forceHelps: boolean };
+  /** `reason` completes a sentence that starts with the door's name (`code`: the sentence's key, contract/messages.ts);
+   *  `forceHelps`: the console offers the forced command */
+  | { allowed: false; code: string; reason: string; forceHelps: boolean };
 
 const ok: DoorCommandCheck = { allowed: true };
-const no = (reason: string, forceHelps = false): DoorCommandCheck => ({ allowed: false, reason, forceHelps });
+const no = (code: string, reason: string, forceHelps = false): DoorCommandCheck => ({ allowed: false, code: `door.${code}`, reason, forceHelps });
 
 const RULES: Partial<Record<string, Record<DoorCommand, DoorCommandCheck>>> = {
-  [DOOR_STATUSES.locked]: { lock: no('is already locked.'), 'momentary-unlock': ok, unlock: ok },
+  [DOOR_STATUSES.locked]: { lock: no('alreadyLocked', 'is already locked.'), 'momentary-unlock': ok, unlock: ok },
   [DOOR_STATUSES.unlocked]: {
     lock: ok,
-    unlock: no('is already unlocked.'),
-    'momentary-unlock': no('is unlocked until someone locks it: lock it instead.'),
+    unlock: no('alreadyUnlocked', 'is already unlocked.'),
+    'momentary-unlock': no('unlockedUntilLocked', 'is unlocked until someone locks it: lock it instead.'),
   },
   // a later command wins over the pending relock: lock now, keep it unlocked, or open briefly again (restarts the time)
   [DOOR_STATUSES.unlockedBriefly]: { lock: ok, unlock: ok, 'momentary-unlock': ok },
   // the strike reports locked but the door was forced: re-sending Lock is worth offering, unlocking is not
   [DOOR_STATUSES.forcedOpen]: {
-    lock: no('is forced open while its lock reports locked; lock it again only to re-send the command.', true),
-    unlock: no('is forced open: send someone to secure it first.'),
-    'momentary-unlock': no('is forced open: send someone to secure it first.'),
+    lock: no('forcedOpenLockReportsLocked', 'is forced open while its lock reports locked; lock it again only to re-send the command.', true),
+    unlock: no('forcedOpen', 'is forced open: send someone to secure it first.'),
+    'momentary-unlock': no('forcedOpen', 'is forced open: send someone to secure it first.'),
   },
   // locking a held-open door makes it lock as soon as it closes
-  [DOOR_STATUSES.heldOpen]: { lock: ok, unlock: no('is held open already.'), 'momentary-unlock': no('is held open already.') },
+  [DOOR_STATUSES.heldOpen]: {
+    lock: ok,
+    unlock: no('heldOpenAlready', 'is held open already.'),
+    'momentary-unlock': no('heldOpenAlready', 'is held open already.'),
+  },
   [DOOR_STATUSES.offline]: {
-    lock: no('is offline: no command reaches it until it is back.'),
-    unlock: no('is offline: no command reaches it until it is back.'),
-    'momentary-unlock': no('is offline: no command reaches it until it is back.'),
+    lock: no('offline', 'is offline: no command reaches it until it is back.'),
+    unlock: no('offline', 'is offline: no command reaches it until it is back.'),
+    'momentary-unlock': no('offline', 'is offline: no command reaches it until it is back.'),
   },
   // the reader tamper alarm's own instructions: keep the door locked until it is checked
   [DOOR_STATUSES.tamper]: {
     lock: ok,
-    unlock: no('reports tampering: keep it locked until it is checked.'),
-    'momentary-unlock': no('reports tampering: keep it locked until it is checked.'),
+    unlock: no('tampered', 'reports tampering: keep it locked until it is checked.'),
+    'momentary-unlock': no('tampered', 'reports tampering: keep it locked until it is checked.'),
   },
 };
 
-/** Every reason a door command is refused for, each completing a sentence that starts with the door's name. */
-export const DOOR_COMMAND_REFUSALS: readonly string[] = [
-  ...new Set(Object.values(RULES).flatMap((r) => Object.values(r!).flatMap((c) => (c.allowed ? [] : [c.reason])))),
+/** Every reason a door command is refused for (its key and its English, which completes a sentence that starts with
+ *  the door's name: `{door} is already locked.`). */
+export const DOOR_COMMAND_REFUSALS: readonly { code: string; reason: string }[] = [
+  ...new Map(
+    Object.values(RULES).flatMap((r) => Object.values(r!).flatMap((c) => (c.allowed ? [] : [[c.code, { code: c.code, reason: c.reason }] as const]))),
+  ).values(),
 ];
 
 /**

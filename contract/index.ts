@@ -24,3 +24,4 @@ export * from './attendanceDaily';
 // through this index it would load with every screen
 export * from './mfa';
 export * from './iam';
+export * from './messages';

@@ -25,7 +25,7 @@ import { startRetention } from './resources/settings';
 import { reportJobRoutes, startReportJobs } from './resources/reportJobs';
 import { startAutoBackups } from './backup/backups';
 import { backupRoutes, type BackupOptions } from './backup/routes';
-import { HttpError, errorBody, noteBodyRoute, parseJsonBody } from './http/kit';
+import { HttpError, errorBody, saidOf, noteBodyRoute, parseJsonBody } from './http/kit';
 import { DEFAULT_RATE_LIMIT, authRoutes, type RateLimit, type ResetNotice } from './http/auth';
 import { crudRoutes } from './crud/plugin';
 import { resourceHooks } from './resources';
@@ -280,7 +280,7 @@ export async function buildServer(opts: ServerOptions) {
   app.setErrorHandler((err, req, reply) => {
     if (err instanceof HttpError) {
       if (err.status >= 500) req.log.error({ err }, err.message);
-      return reply.code(err.status).send(errorBody(err.status, err.message, err.violations));
+      return reply.code(err.status).send(errorBody(err.status, saidOf(err), err.violations));
     }
     const e = err as { statusCode?: number; validation?: unknown; message: string; code?: string };
     if (err instanceof DiskFullError || e.code === 'ENOSPC' || e.code === 'EDQUOT') {

@@ -70,7 +70,7 @@ export function accessRoutes(app: FastifyInstance, { simulator, db }: { simulato
     const { clientId, zone } = await zoneOf(req);
     const { identityId } = body(req.body, ForgiveBody);
     const where = await presenceOf(db, clientId, identityId);
-    if (!where || where.zoneId !== zone.id) throw new HttpError(409, fill('That person is not inside {zone}', { zone: zone.name }));
+    if (!where || where.zoneId !== zone.id) throw new HttpError(409, fill('access.notInside', 'That person is not inside {zone}', { zone: zone.name }));
     const name = (await simulator.access.get(clientId)).identities.get(identityId)?.name ?? `#${identityId}`;
     await db.transaction(async (tx) => {
       await dropPresence(tx, clientId, identityId);

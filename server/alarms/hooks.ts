@@ -3,7 +3,7 @@
 // locks the row, audits the action and sends the change notice; the consoles are told after the commit.
 import { PRIV } from '../../contract';
 import type { ResourceHooks } from '../crud/hooks';
-import { HttpError } from '../http/kit';
+import { HttpError, saidOf } from '../http/kit';
 import type { Publish } from '../monitor/events';
 import { ManagementError, type AlarmManagement } from './management';
 
@@ -22,7 +22,7 @@ export const alarmShelvingHooks = (publish?: Publish): ResourceHooks => ({
         try {
           await m.endShelving(ctx.tx, ctx.clientId!, before.id, ctx.username);
         } catch (e) {
-          if (e instanceof ManagementError) throw new HttpError(e.status, e.message, e.violations);
+          if (e instanceof ManagementError) throw new HttpError(e.status, saidOf(e), e.violations);
           throw e;
         }
       },

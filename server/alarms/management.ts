@@ -5,7 +5,7 @@
 // it twice. A shelving's end is its `until`, found by the same sweep. Every change is in the alarm's history, audited
 // (the sweep's as 'system'), told to the consoles on /alarmaction (AlarmAction.change) and, for escalations, to web
 // hooks subscribed to alarm.escalated (migration 150's trigger on alarm_history).
-import { ALARM_SWEEP_MS, DESTINATIONS, type AlarmAction, type AlarmNotice, type ForwardAlarmBody, type Violation } from '../../contract';
+import { ALARM_SWEEP_MS, DESTINATIONS, type AlarmAction, type AlarmNotice, type ForwardAlarmBody, type Sentence, type Violation } from '../../contract';
 import { ALARM_TARGET_PRIORITIES } from '../../contract/alarmHandling';
 import type { Db } from '../db/db';
 import { insertAudit } from '../db/queries/audit';
@@ -16,12 +16,19 @@ import { createAlarms } from '../monitor/alarms';
 import type { Publish } from '../monitor/events';
 
 export class ManagementError extends Error {
+  /** the sentence's key and values, when the message is a sentence with values (fill) */
+  readonly code?: string;
+  readonly values?: Sentence['values'];
   constructor(
     public status: 400 | 404 | 409,
-    message: string,
+    said: string | Sentence,
     public violations?: Violation[],
   ) {
-    super(message);
+    super(typeof said === 'string' ? said : said.message);
+    if (typeof said !== 'string') {
+      this.code = said.code;
+      this.values = said.values;
+    }
   }
 }
 
@@ -218,7 +225,8 @@ export function createAlarmManagement(db: Db, publish: Publish, o: { log?: (m: s
           `select until from alarm_shelvings where event_point_id = $1 and ended_at is null and ${tenant(p3, clientId)}`,
           p3,
         );
-        if (running.rows.length) throw new ManagementError(409, fill('This source is already shelved until {until}', { until: iso(running.rows[0].until)! }));
+        if (running.rows.length)
+          throw new ManagementError(409, fill('alarm.alreadyShelved', 'This source is already shelved until {until}', { until: iso(running.rows[0].until)! }));
         const ins = await tx.query<any>(
           `insert into alarm_shelvings (client_id, event_point_id, point_name, reason, minutes, shelved_by, until)
            values ($1,$2,$3,$4,$5,$6, date_trunc('milliseconds', now() + $5::int * interval '1 minute')) returning *`,

@@ -6,14 +6,14 @@
 import type { FastifyInstance } from 'fastify';
 import { API, ForwardAlarmBody, PRIV, ShelveAlarmBody } from '../../contract';
 import { audit } from '../audit/trail';
-import { HttpError, body, clientOf, idParam, principal } from '../http/kit';
+import { HttpError, saidOf, body, clientOf, idParam, principal } from '../http/kit';
 import { ManagementError, type AlarmManagement } from './management';
 
 const mapped = async <T>(run: () => Promise<T>): Promise<T> => {
   try {
     return await run();
   } catch (e) {
-    if (e instanceof ManagementError) throw new HttpError(e.status, e.message, e.violations);
+    if (e instanceof ManagementError) throw new HttpError(e.status, saidOf(e), e.violations);
     throw e;
   }
 };

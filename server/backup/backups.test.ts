@@ -288,9 +288,9 @@ if (!pglite)
       const root = mkdtempSync(join(tmpdir(), 'gh-pgtools-'));
       try {
         const none = await findPgTools(s.db, [root]);
-        expect(none.problem).toContain(`PostgreSQL ${major}`);
-        expect(none.problem).toContain('were not found');
-        expect(none.problem).toContain(`postgresql-client-${major}`);
+        expect(none.problem?.message).toContain(`PostgreSQL ${major}`);
+        expect(none.problem?.message).toContain('were not found');
+        expect(none.problem?.message).toContain(`postgresql-client-${major}`);
         // an installation of an older major version's client tools
         const old = join(root, 'old');
         mkdirSync(old);
@@ -299,9 +299,9 @@ if (!pglite)
           chmodSync(join(old, t), 0o755);
         }
         const older = await findPgTools(s.db, [old]);
-        expect(older.problem).toContain(`PostgreSQL ${major - 1}.3`);
-        expect(older.problem).toContain('older');
-        expect(older.problem).toContain(`postgresql-client-${major}`);
+        expect(older.problem?.message).toContain(`PostgreSQL ${major - 1}.3`);
+        expect(older.problem?.message).toContain('older');
+        expect(older.problem?.message).toContain(`postgresql-client-${major}`);
         // the tools of this machine are found
         expect((await findPgTools(s.db)).tools?.major).toBeGreaterThanOrEqual(major);
       } finally {

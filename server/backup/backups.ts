@@ -164,7 +164,7 @@ async function takePgBackup(db: Db, dir: string, kind: BackupKind, takenBy: stri
     await pgDump(tools, conn, part);
   } catch (e) {
     rmSync(part, { force: true });
-    throw new HttpError(503, fill('The backup could not be taken: {problem}', { problem: (e as Error).message }));
+    throw new HttpError(503, fill('backup.notTaken', 'The backup could not be taken: {problem}', { problem: (e as Error).message }));
   }
   const info: BackupInfo = { id, takenAt: at.toISOString(), kind, takenBy, bytes: statSync(part).size, schemaVersion, engine: 'postgres' };
   store(dir, id, null, info);

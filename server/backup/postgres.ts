@@ -11,6 +11,7 @@ import { accessSync, constants, createWriteStream, existsSync, readdirSync } fro
 import { delimiter, join } from 'node:path';
 import { promisify } from 'node:util';
 import type { Db } from '../db/db';
+import type { Sentence } from '../../contract';
 import { forward, piped } from '../streams';
 import { HttpError, fill } from '../http/kit';
 
@@ -60,7 +61,7 @@ function candidateDirs(major: number): string[] {
  * The tools that can back this server's database up and restore it, or why there are none: not found, or older than
  * the server (the sentence the routes answer 409 with). `dirs`: where to look instead (the tests' installations).
  */
-export async function findPgTools(db: Db, dirs?: string[]): Promise<{ tools: PgTools; problem: null } | { tools: null; problem: string }> {
+export async function findPgTools(db: Db, dirs?: string[]): Promise<{ tools: PgTools; problem: null } | { tools: null; problem: Sentence }> {
   const major = await serverMajor(db);
   let older: string | null = null;
   for (const dir of dirs ?? candidateDirs(major)) {
@@ -81,10 +82,12 @@ export async function findPgTools(db: Db, dirs?: string[]): Promise<{ tools: PgT
     tools: null,
     problem: older
       ? fill(
+          'backup.pgDumpOlder',
           'This server’s database is PostgreSQL {major}, and the only pg_dump here is older ({older}): it cannot back the database up. To take and restore backups here, install PostgreSQL {major}’s client tools (on Debian and Ubuntu: apt install postgresql-client-{major}; elsewhere the same major version’s pg_dump, pg_restore and psql on the PATH) and start Gatehouse again.',
           { major, older },
         )
       : fill(
+          'backup.pgToolsMissing',
           'This server’s database is PostgreSQL {major}, and pg_dump, pg_restore and psql were not found (on the PATH or in /usr/lib/postgresql/{major}/bin). To take and restore backups here, install PostgreSQL {major}’s client tools (on Debian and Ubuntu: apt install postgresql-client-{major}; elsewhere the same major version’s pg_dump, pg_restore and psql on the PATH) and start Gatehouse again.',
           { major },
         ),
@@ -200,4 +203,4 @@ export async function pgRestore(tools: PgTools, conn: { dbname: string; env: Nod
 }
 
 /** The 409 a PostgreSQL server without usable tools answers with. */
-export const noTools = (problem: string) => new HttpError(409, problem);
+export const noTools = (problem: Sentence) => new HttpError(409, problem);

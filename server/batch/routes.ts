@@ -316,7 +316,10 @@ export function batchRoutes(app: FastifyInstance, opts: { db: Db; publish?: Publ
   function scopeOf(req: FastifyRequest, tpl: Template) {
     const p = principal(req);
     if (!divisionsFor(p, [PRIV.identities.add]).includes(tpl.divisionId)) {
-      throw new HttpError(403, fill('Template {name} puts identities in a division you may not add identities to', { name: tpl.name }));
+      throw new HttpError(
+        403,
+        fill('batch.templateDivision', 'Template {name} puts identities in a division you may not add identities to', { name: tpl.name }),
+      );
     }
     return { editDivisions: divisionsFor(p, [PRIV.identities.edit]) };
   }

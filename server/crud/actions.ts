@@ -30,7 +30,11 @@ export function actionRoutes(app: FastifyInstance, crud: CrudResource) {
             const now = fd?.choices?.find((c) => c.value === before[when.field])?.label ?? String(before[when.field]);
             throw new HttpError(
               409,
-              fill('{action} is no longer possible: this {what} is now “{state}”.', { what: entity, state: now, action: declared!.label }),
+              fill('record.actionNoLonger', '{action} is no longer possible: this {what} is now “{state}”.', {
+                what: entity,
+                state: now,
+                action: declared!.label,
+              }),
             );
           }
           const needs = declared?.needs;

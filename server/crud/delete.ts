@@ -51,8 +51,8 @@ export function deleteRoutes(app: FastifyInstance, crud: CrudResource) {
           throw new HttpError(
             409,
             n === 1
-              ? fill('Still used by 1 {what}: change or delete it first', { what: other.label.one.toLowerCase() })
-              : fill('Still used by {n} {what}: change or delete them first', { n, what: other.label.many.toLowerCase() }),
+              ? fill('record.stillUsedByOne', 'Still used by 1 {what}: change or delete it first', { what: other.label.one.toLowerCase() })
+              : fill('record.stillUsedBy', 'Still used by {n} {what}: change or delete them first', { n, what: other.label.many.toLowerCase() }),
           );
       }
     }
@@ -70,8 +70,8 @@ export function deleteRoutes(app: FastifyInstance, crud: CrudResource) {
           throw new HttpError(
             404,
             unique.length > 1
-              ? fill('Some {what} were not found; nothing was deleted', { what: r.label.many.toLowerCase() })
-              : fill('{what} not found', { what: one }),
+              ? fill('record.someNotFound', 'Some {what} were not found; nothing was deleted', { what: r.label.many.toLowerCase() })
+              : fill('record.notFound', '{what} not found', { what: one }),
           );
         }
       }
@@ -85,7 +85,12 @@ export function deleteRoutes(app: FastifyInstance, crud: CrudResource) {
       } catch (e) {
         if (pgError(e).code !== '23503') throw e;
         await tx.query('rollback to savepoint crud_delete');
-        throw new HttpError(409, fill('Still used by {what}: change or delete them first', { what: TABLE_WORDS[pgError(e).table ?? ''] ?? 'other records' }));
+        throw new HttpError(
+          409,
+          fill('record.stillUsedByOthers', 'Still used by {what}: change or delete them first', {
+            what: TABLE_WORDS[pgError(e).table ?? ''] ?? 'other records',
+          }),
+        );
       }
       for (const before of befores) {
         await audit(tx, req, {

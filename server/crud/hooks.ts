@@ -2,7 +2,7 @@
 // virtual field reads, extra search, validation the declaration cannot say, values set on insert, work inside
 // the transaction after an insert, work after the commit, and named actions (POST …/:id/<action>).
 import type { FastifyRequest } from 'fastify';
-import type { UserFieldDef, Violation } from '../../contract';
+import type { Sentence, UserFieldDef, Violation } from '../../contract';
 import type { Db } from '../db/db';
 import type { Scope } from './scope';
 
@@ -69,7 +69,7 @@ export interface ResourceHooks {
    *  the row (a leave approver of the person's team, and not who filed it). */
   approves?(alias: string, user: string): string;
   /** What still uses these rows outside the catalogue's references (grants in a division): a sentence, or null. */
-  inUse?(tx: Db, ids: number[]): Promise<string | null>;
+  inUse?(tx: Db, ids: number[]): Promise<Sentence | string | null>;
   /** An `extensible` resource: the tenant's user-defined fields its `udf` values are checked against. */
   userFields?(tx: Db, clientId: number): Promise<UserFieldDef[]>;
 }

@@ -88,7 +88,7 @@ export function rowReader(r: ResourceDeclaration<any>, sql: ResourceSql) {
     const where = `t.id = $1 and ${sql.scopeWhere(scope, params)}`;
     const locked = lock ? ` for update of t` : '';
     const { rows } = await dbx.query<Record<string, unknown>>(`select ${sql.select(false)} from ${sql.from()} where ${where}${locked}`, params);
-    if (!rows[0]) throw new HttpError(404, fill('{what} not found', { what: one }));
+    if (!rows[0]) throw new HttpError(404, fill('record.notFound', '{what} not found', { what: one }));
     return (await withOwned(dbx, [toRow(rows[0])], scope.clientId))[0];
   }
   return { toRow, withOwned, load };

@@ -94,5 +94,7 @@ export async function checkOwnPerson(dbx: Db, r: ResourceDeclaration<any>, scope
     params,
   );
   if (!rows.length)
-    throw new HttpError(403, fill('You may add a {what} only for yourself', { what: r.label.one.toLowerCase() }), [{ field, message: 'may only be you' }]);
+    throw new HttpError(403, fill('record.onlyForYourself', 'You may add a {what} only for yourself', { what: r.label.one.toLowerCase() }), [
+      { field, message: 'may only be you' },
+    ]);
 }

@@ -253,7 +253,11 @@ export function writeRoutes(app: FastifyInstance, crud: CrudResource) {
         if (typeof loadedAt === 'string' && r.timestamps && Date.parse(loadedAt) !== Date.parse(String(before.updatedAt))) {
           throw new HttpError(
             409,
-            fill('Someone else changed this {what} since you opened it. Reload it to see their changes; your typed values are kept.', { what: entity }),
+            fill(
+              'record.changedMeanwhile',
+              'Someone else changed this {what} since you opened it. Reload it to see their changes; your typed values are kept.',
+              { what: entity },
+            ),
           );
         }
         return writeRow(req, tx, scope, input, before);

@@ -2,18 +2,25 @@
 // outputs out there. The simulator (server/simulator/hardware.ts) implements it; a controller driver would too. The
 // rooms that command doors (server/access, server/logic, server/http/doors.ts) type their hardware as this port,
 // never as the simulator.
-import type { DoorCommand, Event } from '../../contract';
+import type { DoorCommand, Event, Sentence } from '../../contract';
 import type { Explanation } from '../../contract/decision';
 import type { AccessIndexes } from '../access/index';
 
 /** What the hardware refuses: a door, output or input that is not there (404), a command that makes no sense for
  *  the door's state (409), a request that names no target (400). The HTTP rooms answer it with its status. */
 export class HardwareError extends Error {
+  /** the sentence's key and values, when the message is a sentence with values (a door command refused) */
+  readonly code?: string;
+  readonly values?: Sentence['values'];
   constructor(
     public status: 400 | 404 | 409,
-    message: string,
+    said: string | Sentence,
   ) {
-    super(message);
+    super(typeof said === 'string' ? said : said.message);
+    if (typeof said !== 'string') {
+      this.code = said.code;
+      this.values = said.values;
+    }
   }
 }
 

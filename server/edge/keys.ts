@@ -118,7 +118,8 @@ export const controllerHooks = (): ResourceHooks => {
         async run(ctx, before) {
           const clientId = ctx.clientId!;
           const bound = await boundAccount(ctx.tx, clientId, before.id);
-          if (!bound?.key_id || bound.key_revoked_at) throw new HttpError(409, fill('{name} has no edge key to revoke', { name: String(before.name) }));
+          if (!bound?.key_id || bound.key_revoked_at)
+            throw new HttpError(409, fill('edge.noKeyToRevoke', '{name} has no edge key to revoke', { name: String(before.name) }));
           const params: unknown[] = [bound.id];
           await ctx.tx.query(`update service_accounts set key_revoked_at = now(), updated_at = now() where id = $1 and ${tenant(params, clientId)}`, params);
           await endOld(ctx, bound);

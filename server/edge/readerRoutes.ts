@@ -216,7 +216,10 @@ export function edgeReaderRoutes(app: FastifyInstance, { db, hub, publish }: { d
     const reader = rows[0];
     if (!reader) throw new HttpError(404, 'Card reader not found');
     if (!reader.edge)
-      throw new HttpError(409, fill('{reader} is not on a Gatehouse Edge controller: there is no OSDP reader to pair', { reader: reader.name }));
+      throw new HttpError(
+        409,
+        fill('osdp.notOnEdgeToPair', '{reader} is not on a Gatehouse Edge controller: there is no OSDP reader to pair', { reader: reader.name }),
+      );
     if (reader.address > 126)
       throw new HttpError(400, 'Bus address must be 0–126 for an OSDP reader', [{ field: 'address', message: 'must be 0–126 for an OSDP reader' }]);
     let result;
@@ -285,7 +288,11 @@ async function edgeReaderOf(db: Db, clientId: number, id: number | null): Promis
     : { rows: [] };
   const r = rows[0];
   if (!r) throw new HttpError(404, 'Card reader not found');
-  if (!r.edge) throw new HttpError(409, fill('{reader} is not on a Gatehouse Edge controller: there is no OSDP reader to move', { reader: r.name }));
+  if (!r.edge)
+    throw new HttpError(
+      409,
+      fill('osdp.notOnEdgeToMove', '{reader} is not on a Gatehouse Edge controller: there is no OSDP reader to move', { reader: r.name }),
+    );
   if (r.address > 126)
     throw new HttpError(400, 'Bus address must be 0–126 for an OSDP reader', [{ field: 'address', message: 'must be 0–126 for an OSDP reader' }]);
   const reported = (typeof r.osdp_readers === 'string' ? JSON.parse(r.osdp_readers) : (r.osdp_readers ?? [])) as EdgeReaderStatus[];
@@ -313,7 +320,7 @@ async function comsetWanted(db: Db, reader: EdgeReader, asked: OsdpComsetRequest
       reader.id,
     ]);
     if (rows[0])
-      throw new HttpError(400, fill('Bus address {address} is {name}’s on this controller', { address: to, name: rows[0].name }), [
+      throw new HttpError(400, fill('osdp.addressTaken', 'Bus address {address} is {name}’s on this controller', { address: to, name: rows[0].name }), [
         { field: 'address', message: 'has another card reader' },
       ]);
   }

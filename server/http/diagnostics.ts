@@ -40,7 +40,7 @@ async function controllerAt(db: Db, clientId: number, ip: unknown) {
        from controllers c left join divisions v on v.id = c.division_id where c.ip_address = $1 and ${tenant(params, clientId, 'c')} order by c.id limit 1`,
     params,
   );
-  if (!c) throw new HttpError(404, fill('No controller at {ip}', { ip }));
+  if (!c) throw new HttpError(404, fill('diagnostics.noControllerAt', 'No controller at {ip}', { ip }));
   return c;
 }
 

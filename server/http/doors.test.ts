@@ -6,7 +6,7 @@
 // run on a SimulatedClock here, so time moves without waiting).
 import { SimulatedClock } from 'xstate';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { API, DESTINATIONS, DOOR_MOMENTARY_MS, EVENT_CODES, SOCKJS_PREFIX, threatLevelsResource } from '../../contract';
+import { API, DESTINATIONS, DOOR_MOMENTARY_MS, EVENT_CODES, Refusal, SOCKJS_PREFIX, threatLevelsResource, validate } from '../../contract';
 import type { HardwareSimulator } from '../simulator/hardware';
 import { startTestServer, type TestServer } from '../testkit';
 import { connected, waitFor, type TestClient } from '../realtime/testkit';
@@ -301,6 +301,9 @@ describe("door commands follow the door's state", () => {
       const r = await command(operator, door, { command: cmd });
       expect(r.status, `${cmd} on ${status}`).toBe(409);
       expect(r.body).toMatchObject({ status: 409, error: 'Conflict', message: `Finance Vault ${reason}` });
+      // issue 48: the sentence's key and values beside the English, as the contract's Refusal says
+      expect(r.body).toMatchObject({ code: expect.stringMatching(/^door\./), values: { door: 'Finance Vault' } });
+      expect(validate(r.body, Refusal).ok).toBe(true);
       expect(await footprint(door)).toEqual(was);
     }
   });
@@ -376,7 +379,12 @@ describe('a threat level that holds the doors locked (issue 29)', () => {
     const was = await footprint(door.id);
     for (const body of [{ command: 'unlock' }, { command: 'momentary-unlock' }, { command: 'unlock', force: true }]) {
       const r = await command(operator, door.id, body);
-      expect([r.status, r.body.message]).toEqual([409, 'This door is held locked by threat level NC1 Red: lower it first']);
+      expect([r.status, r.body.message, r.body.code, r.body.values]).toEqual([
+        409,
+        'This door is held locked by threat level NC1 Red: lower it first',
+        'door.heldByThreatLevel',
+        { level: 'NC1 Red' },
+      ]);
     }
     expect(await footprint(door.id)).toEqual(was);
     expect((await command(operator, door.id, { command: 'lock', force: true })).status).toBe(200);

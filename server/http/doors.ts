@@ -31,7 +31,7 @@ import { divisionsOf } from '../db/queries/divisions';
 import { subtree } from '../auth/access';
 import { HardwareError, type HardwarePort, type RelockHook } from '../doors/port';
 import { commandEach } from '../edge/commands';
-import { HttpError, fill, body, clientOf, divisionsFor, principal, query } from './kit';
+import { HttpError, fill, saidOf, body, clientOf, divisionsFor, principal, query } from './kit';
 import { iso } from '../db/values';
 import { audit } from '../audit/trail';
 import { tenant } from '../db/tenant';
@@ -59,7 +59,7 @@ const simulatorErrors = async <T>(run: () => Promise<T>): Promise<T> => {
   try {
     return await run();
   } catch (e) {
-    if (e instanceof HardwareError) throw new HttpError(e.status, e.message);
+    if (e instanceof HardwareError) throw new HttpError(e.status, saidOf(e));
     throw e;
   }
 };
@@ -101,7 +101,8 @@ export function doorRoutes(
     if (door?.mode === 'locked-down' && command !== 'lock') throw new HttpError(409, 'This door is locked down: release the lockdown first');
     // a threat level that holds the doors locked holds them against commands too, until it is lowered
     const hold = command === 'lock' ? null : threatHold((await simulator.access.get(clientId)).doors.get(id), Date.now());
-    if (hold) throw new HttpError(409, fill('This door is held locked by threat level {level}: lower it first', { level: hold.name }));
+    if (hold)
+      throw new HttpError(409, fill('door.heldByThreatLevel', 'This door is held locked by threat level {level}: lower it first', { level: hold.name }));
     const event = await simulatorErrors(() => simulator.command(clientId, id, command, principal(req).username, { force }));
     // the door's name with it: the activity report says which door in words (issue 50)
     const after = { name: door?.name ?? null, eventId: event.id, ...(force ? { force } : {}) };

@@ -9,7 +9,7 @@ import type { Db } from '../db/db';
 import { eventOfRow } from '../monitor/pipeline';
 import { HardwareError } from '../doors/port';
 import type { HardwareSimulator } from '../simulator/hardware';
-import { HttpError, body, clientOf, listParams, principal } from './kit';
+import { HttpError, saidOf, body, clientOf, listParams, principal } from './kit';
 import { doorRoutes } from './doors';
 import { alarmFigureFilter } from './alarmHandling';
 import { tenant } from '../db/tenant';
@@ -26,7 +26,7 @@ const simulatorErrors = async <T>(run: () => Promise<T>): Promise<T> => {
   try {
     return await run();
   } catch (e) {
-    if (e instanceof HardwareError) throw new HttpError(e.status, e.message);
+    if (e instanceof HardwareError) throw new HttpError(e.status, saidOf(e));
     throw e;
   }
 };

@@ -98,7 +98,10 @@ export function handoverRoutes(app: FastifyInstance, { db }: { db: Db }) {
       const h = await acknowledgedBy(db, clientId, shift.end);
       throw new HttpError(
         409,
-        fill('This handover was already acknowledged by {name} at {at}', { name: h?.name || h?.acknowledged_by || '', at: iso(h?.acknowledged_at) ?? '' }),
+        fill('handover.alreadyAcknowledged', 'This handover was already acknowledged by {name} at {at}', {
+          name: h?.name || h?.acknowledged_by || '',
+          at: iso(h?.acknowledged_at) ?? '',
+        }),
       );
     }
     return { id, acknowledged: true };

@@ -55,7 +55,7 @@ describe('the http kit', () => {
   it('refuses a body nested too deep or naming __proto__, and a route id that is not a whole number', () => {
     expect(() => parseJsonBody('['.repeat(100) + ']'.repeat(100))).toThrow(HttpError);
     expect(() => parseJsonBody('{"__proto__": {"x": 1}}')).toThrow(/__proto__/);
-    expect(() => idParam({ params: { id: '12abc' } } as never, 'Door')).toThrow(fill('{what} not found', { what: 'Door' }));
+    expect(() => idParam({ params: { id: '12abc' } } as never, 'Door')).toThrow(fill('record.notFound', '{what} not found', { what: 'Door' }).message);
     expect(idParam({ params: { id: '12' } } as never, 'Door')).toBe(12);
   });
 });

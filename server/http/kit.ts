@@ -4,7 +4,7 @@
 // It imports contract/ and libraries only (server/http/kit.test.ts): the audit trail of a request is
 // server/audit/trail.ts, the list window's SQL server/db/queries/list.ts.
 import type { FastifyRequest } from 'fastify';
-import { ListQuery, PAGE_SIZE, parseSort, validate, type PrivilegeEntry, type Violation } from '../../contract';
+import { ListQuery, PAGE_SIZE, fillTemplate, parseSort, validate, type PrivilegeEntry, type Sentence, type Violation } from '../../contract';
 import type { Struct } from 'superstruct';
 
 export interface Principal {
@@ -31,21 +31,36 @@ declare module 'fastify' {
 }
 
 /**
- * A sentence with values: `fill('That person is not inside {zone}', { zone })`. The answer stays English (the API's
- * language); the console recognises the template by its fixed words and says it in the reader's language
- * (src/i18n/sentences.ts), so every template must have its zh-CN entry (a test reads them from `server/`).
+ * A sentence with values: `fill('access.notInside', 'That person is not inside {zone}', { zone })`. Its `message` is the
+ * English (the API's language, what integrators read); its key and values travel beside it in the refusal body (and
+ * in a violation, an event), and the console says it in the reader's language by the key (src/i18n/sentences.ts
+ * holds each key's zh-CN; src/i18n/i18n.test.ts reads every fill( of server/ and fails on a key without one). Keys
+ * follow the catalogue's scheme (contract/messages.ts): `area.whatIsSaid`, one template a key.
  */
-export function fill(template: string, vars: Record<string, string | number>): string {
-  return template.replace(/\{(\w+)\}/g, (m, k: string) => (k in vars ? String(vars[k]) : m));
+export function fill(code: string, template: string, values: Record<string, string | number>): Sentence {
+  return { message: fillTemplate(template, values), code, values };
 }
+/** What a refusal says: plain English, or a sentence with values (fill). */
+export type Said = string | Sentence;
+const englishOf = (said: Said) => (typeof said === 'string' ? said : said.message);
+/** What an error says: its sentence when it carries a key (HttpError of fill, ManagementError…), else its English. */
+export const saidOf = (e: { message: string; code?: unknown; values?: Sentence['values'] }): Said =>
+  typeof e.code === 'string' && e.values ? { message: e.message, code: e.code, values: e.values } : e.message;
 
 export class HttpError extends Error {
+  /** the sentence's key and values, when the message is a sentence with values */
+  readonly code?: string;
+  readonly values?: Sentence['values'];
   constructor(
     public status: number,
-    message: string,
+    said: Said,
     public violations?: Violation[],
   ) {
-    super(message);
+    super(englishOf(said));
+    if (typeof said !== 'string') {
+      this.code = said.code;
+      this.values = said.values;
+    }
   }
 }
 const NAMES: Record<number, string> = {
@@ -62,10 +77,12 @@ const NAMES: Record<number, string> = {
   500: 'Internal Server Error',
   503: 'Service Unavailable',
 };
-export const errorBody = (status: number, message: string, violations?: Violation[]) => ({
+/** A refusal's body (contract/messages.ts Refusal): `code` and `values` beside the English when it is a sentence with values. */
+export const errorBody = (status: number, said: Said, violations?: Violation[]) => ({
   status,
   error: NAMES[status] ?? 'Error',
-  message,
+  message: englishOf(said),
+  ...(typeof said === 'string' ? {} : { code: said.code, values: said.values }),
   ...(violations ? { violations } : {}),
 });
 
@@ -215,6 +232,6 @@ export function listParams(raw: unknown, sortable: Record<string, string>, defau
 export function idParam(req: FastifyRequest, what: string, name = 'id'): number {
   const raw = (req.params as Record<string, string | undefined>)[name] ?? '';
   const id = /^\d{1,10}$/.test(raw) ? Number(raw) : NaN;
-  if (!Number.isInteger(id) || id < 1 || id > 2_147_483_647) throw new HttpError(404, fill('{what} not found', { what }));
+  if (!Number.isInteger(id) || id < 1 || id > 2_147_483_647) throw new HttpError(404, fill('record.notFound', '{what} not found', { what }));
   return id;
 }

@@ -8,7 +8,7 @@ import { HttpError, fill } from '../http/kit';
 const to = (state: 'armed' | 'disarmed'): NamedAction => ({
   privilege: PRIV.alarmGroups.arm,
   async run(ctx, before) {
-    if (before.state === state) throw new HttpError(409, fill('{name} is already {state}', { name: String(before.name), state }));
+    if (before.state === state) throw new HttpError(409, fill('record.alreadyInState', '{name} is already {state}', { name: String(before.name), state }));
     await ctx.tx.query('update alarm_groups set state = $2, state_changed_at = now(), state_changed_by = $3, updated_at = now() where id = $1', [
       before.id,
       state,

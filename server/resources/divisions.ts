@@ -44,7 +44,7 @@ export const divisionHooks: ResourceHooks = {
     );
     const used = rows.filter((x) => x.n > 0);
     return used.length
-      ? fill('Still used by {what} in this division: change or delete them first', {
+      ? fill('division.stillUsedBy', 'Still used by {what} in this division: change or delete them first', {
           what: used.map((x) => `${x.n} ${x.what}${x.n === 1 ? '' : 's'}`).join(', '),
         })
       : null;

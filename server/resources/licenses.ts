@@ -119,6 +119,7 @@ export async function assertSeats(tx: Db, clientId: number, seat: Seat, adding: 
     throw new HttpError(
       409,
       fill(
+        'license.limitReached',
         'License limit reached: {seat} seats {seats} ({used} in use, {free} free); adding {adding} would exceed it. Ask for a license with more {seat} seats.',
         { seat, seats: l.seats, used: l.used, free, adding },
       ),

@@ -42,6 +42,8 @@ export const overrideHooks: ResourceHooks = {
       `select name, ends_at::text as ends from door_overrides where id = any($1::int[]) and starts_at <= now() and ends_at > now() order by id limit 1`,
       [ids],
     );
-    return rows[0] ? fill('{name} is in force: set its end to now first, and its doors go back to their own mode', { name: rows[0].name }) : null;
+    return rows[0]
+      ? fill('override.inForce', '{name} is in force: set its end to now first, and its doors go back to their own mode', { name: rows[0].name })
+      : null;
   },
 };

@@ -17,9 +17,9 @@ async function visibleJob(db: Db, req: FastifyRequest, action: 'view' | 'edit' =
   const { rows } = await db.query<{ report: ReportJobKind }>(`select report from report_jobs where id = $1 and ${tenant(params, clientOf(req))}`, params);
   const held = principal(req).entries.flatMap((e) => e.privilegeIds);
   if (!rows[0] || !mayOnRow(reportJobsResource, 'view', held, rows[0]))
-    throw new HttpError(404, fill('{what} not found', { what: reportJobsResource.label.one }));
+    throw new HttpError(404, fill('record.notFound', '{what} not found', { what: reportJobsResource.label.one }));
   if (action === 'edit' && !mayOnRow(reportJobsResource, 'edit', held, rows[0]))
-    throw new HttpError(403, fill('Needs privilege {code}', { code: familyOf(reportJobsResource, rows[0].report)!.edit! }));
+    throw new HttpError(403, fill('privilege.needed', 'Needs privilege {code}', { code: familyOf(reportJobsResource, rows[0].report)!.edit! }));
   return id;
 }
 

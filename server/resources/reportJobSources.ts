@@ -41,7 +41,11 @@ export async function sourceOf(db: Db, job: Job, period: { from: string; to: str
   const owner = job.created_by === null ? [] : await privilegeEntries(db, job.created_by, job.client_id);
   const holds = (code: string) => owner.some((e) => e.privilegeIds.includes(code));
   const view = familyOf(reportJobsResource, job.report)!.view; // the declaration's family of this report
-  if (!holds(view)) throw new HttpError(409, fill('Its owner no longer holds privilege {code} in this client: nothing was made', { code: view }));
+  if (!holds(view))
+    throw new HttpError(
+      409,
+      fill('reportJob.ownerLacksPrivilege', 'Its owner no longer holds privilege {code} in this client: nothing was made', { code: view }),
+    );
   const bounds = [`($2::date::timestamp at time zone $4::text)`, `(($3::date + 1)::timestamp at time zone $4::text)`];
   const p: unknown[] = [];
   const own = tenantOf(p, job.client_id); // $1
@@ -115,7 +119,10 @@ export async function sourceOf(db: Db, job: Job, period: { from: string; to: str
     case 'shift-handover': {
       // issue 31: each shift that ended in the period, as its owner may see it (the handover's code and divisions)
       if (!holds(PRIV.handover.view))
-        throw new HttpError(409, fill('Its owner no longer holds privilege {code} in this client: nothing was made', { code: PRIV.handover.view }));
+        throw new HttpError(
+          409,
+          fill('reportJob.ownerLacksPrivilege', 'Its owner no longer holds privilege {code} in this client: nothing was made', { code: PRIV.handover.view }),
+        );
       const divisions = await eventDivisions({ clientId: job.client_id, entries: owner, divisionIds: (c) => clientDivisionIds(db, c) }, [PRIV.handover.view]);
       const {
         rows: [b],

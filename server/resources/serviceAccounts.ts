@@ -72,7 +72,8 @@ export const serviceAccountHooks = (disconnect?: (jtis: string[]) => void): Reso
     'revoke-key': {
       privilege: PRIV.serviceAccounts.edit,
       async run(ctx, before) {
-        if (before.keyRevokedAt || !before.keyPrefix) throw new HttpError(409, fill('{name} has no key to revoke', { name: String(before.name) }));
+        if (before.keyRevokedAt || !before.keyPrefix)
+          throw new HttpError(409, fill('serviceAccount.noKeyToRevoke', '{name} has no key to revoke', { name: String(before.name) }));
         const params: unknown[] = [before.id];
         const { rows } = await ctx.tx.query<{ key_id: string | null }>(
           `select key_id from service_accounts where id = $1 and ${tenant(params, ctx.clientId)}`,

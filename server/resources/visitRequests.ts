@@ -34,7 +34,9 @@ export function visitRequestHooks(publish?: Publish): ResourceHooks {
           if ((await visitDateProblems(ctx, before.visitDate)).length) {
             throw new HttpError(
               409,
-              fill('The day of this visit ({day}) has passed: decline the request, and the host may ask again.', { day: String(before.visitDate) }),
+              fill('visitRequest.dayPassed', 'The day of this visit ({day}) has passed: decline the request, and the host may ask again.', {
+                day: String(before.visitDate),
+              }),
             );
           }
           const madeParams: unknown[] = [before.id];

@@ -52,8 +52,10 @@ function move(to: 'on-site' | 'left', privilege: string, publish?: Publish): Nam
         throw new HttpError(
           409,
           before.watchlist === 'open'
-            ? fill('{name} matches the visitor watchlist: let them in or refuse them first', { name: `${before.firstName} ${before.lastName}` })
-            : fill('{name} was refused after the watchlist check', { name: `${before.firstName} ${before.lastName}` }),
+            ? fill('visitor.onWatchlist', '{name} matches the visitor watchlist: let them in or refuse them first', {
+                name: `${before.firstName} ${before.lastName}`,
+              })
+            : fill('visitor.refusedByWatchlist', '{name} was refused after the watchlist check', { name: `${before.firstName} ${before.lastName}` }),
         );
       }
       const params: unknown[] = [before.id];
@@ -67,8 +69,8 @@ function move(to: 'on-site' | 'left', privilege: string, publish?: Publish): Nam
       throw new HttpError(
         409,
         before.status === to
-          ? fill('{name} is already {state}', { name: `${before.firstName} ${before.lastName}`, state: done })
-          : fill('Only a visitor who is {state} can be {done}', { state: from === 'expected' ? 'expected' : 'on site', done }),
+          ? fill('record.alreadyInState', '{name} is already {state}', { name: `${before.firstName} ${before.lastName}`, state: done })
+          : fill('visitor.onlyFromState', 'Only a visitor who is {state} can be {done}', { state: from === 'expected' ? 'expected' : 'on site', done }),
       );
     },
     audit: (before, after) => ({ before: { status: before.status }, after: { status: after.status } }),

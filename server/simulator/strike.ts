@@ -97,7 +97,7 @@ export function createStrikes<D extends StrikeDoor>({ db, momentaryMs, log, cloc
     return serial(doorId, async () => {
       const d = await door(clientId, doorId);
       const check = checkDoorCommand(d.status, cmd);
-      if (!check.allowed && !opts.force) throw new HardwareError(409, `${d.name} ${check.reason}`);
+      if (!check.allowed && !opts.force) throw new HardwareError(409, { message: `${d.name} ${check.reason}`, code: check.code, values: { door: d.name } });
       const code = cmd === 'lock' ? EVENT_CODES.doorLocked : cmd === 'unlock' ? EVENT_CODES.doorUnlocked : EVENT_CODES.doorMomentaryUnlock;
       cancelRelock(d.id);
       const e = await doorEvent(d, code, `output-${d.id}`, ` by ${actor}${check.allowed ? '' : ' (forced)'}`);

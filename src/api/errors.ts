@@ -1,6 +1,7 @@
 // The error chain of §8 as pure functions: what a failed call becomes, and whether and how it is shown.
 import statuses from 'statuses';
 import { JWT_INVALID, SESSION_EXPIRED_MESSAGE, TOAST_MS, isNoTokenPath, type Violation } from '../../contract';
+import { noteRefusal } from '../i18n/said';
 
 export type Intent = 'danger' | 'warning' | 'success' | 'primary';
 export interface Notice {
@@ -28,6 +29,7 @@ export class ApiError extends Error {
     this.path = init.path ?? '';
     this.body = init.body;
     this.method = (init.method ?? '').toUpperCase();
+    noteRefusal(init.body); // a sentence with values is said in the operator's language by its key (src/i18n/said.ts)
   }
 }
 

@@ -332,43 +332,84 @@ describe("the server's sentences with values", () => {
     expect(literal.filter((l) => !TRANSPORT.some((re) => re.test(l.split(': ').slice(1).join(': '))))).toEqual([]);
   });
 
-  it('every template the server fills, and every door-command refusal, has its zh-CN template', async () => {
+  // every fill('key', 'template', …) of server/, read from the code: a key in the catalogue's scheme, one template a key,
+  // and its zh-CN with the same placeholders (issue 48: the console says the sentence by its key, never parsing English)
+  const filled = () => {
+    const out: { key: string; template: string; where: string }[] = [];
+    for (const { f, text } of serverFiles())
+      for (const m of text.matchAll(/\bfill\(\s*'([^'\\]+)',\s*'([^'\\]+)'/g)) out.push({ key: m[1], template: m[2], where: f.split('/server/')[1] });
+    return out;
+  };
+  const names = (t: string) => [...new Set([...t.matchAll(/\{(\w+)\}/g)].map((m) => m[1]))].sort().join();
+
+  it('every sentence the server fills has a key of the one scheme, one template a key, and a zh-CN template with its placeholders', async () => {
     const { zhSentences } = await import('./sentences');
-    const { DOOR_COMMAND_REFUSALS } = await import('../../contract');
-    const templates = new Set(serverFiles().flatMap(({ text }) => [...text.matchAll(/\bfill\('([^'\\]+)'/g)].map((m) => m[1])));
-    expect(templates.size).toBeGreaterThanOrEqual(15);
-    for (const r of DOOR_COMMAND_REFUSALS) templates.add(`{door} ${r}`);
-    expect([...templates].filter((t) => !zhSentences[t])).toEqual([]);
-    // the same placeholders on both sides
-    const names = (t: string) =>
-      [...t.matchAll(/\{(\w+)\}/g)]
-        .map((m) => m[1])
-        .sort()
-        .join();
-    for (const t of templates) expect([t, names(zhSentences[t])]).toEqual([t, names(t)]);
+    const { DOOR_COMMAND_REFUSALS, SENTENCE_KEY } = await import('../../contract');
+    const all = filled();
+    // every fill( call is read (a call the pattern misses, with a template not in quotes, would go unchecked)
+    const calls = serverFiles().reduce((n, { text }) => n + [...text.matchAll(/\bfill\(\s*'/g)].length, 0);
+    expect(all.length).toBe(calls);
+    expect(all.length).toBeGreaterThanOrEqual(30);
+    const sentences = [...all, ...DOOR_COMMAND_REFUSALS.map((r) => ({ key: r.code, template: `{door} ${r.reason}`, where: 'contract/doors.ts' }))];
+    expect(sentences.filter((s) => !SENTENCE_KEY.test(s.key)).map((s) => `${s.where}: ${s.key}`)).toEqual([]);
+    const templateOf = new Map<string, string>();
+    for (const s of sentences) expect([s.key, templateOf.get(s.key) ?? s.template]).toEqual([s.key, templateOf.set(s.key, s.template).get(s.key)]);
+    expect(sentences.filter((s) => !CJK.test(zhSentences[s.key] ?? '')).map((s) => `${s.where}: ${s.key}`)).toEqual([]);
+    for (const s of sentences) expect([s.key, names(zhSentences[s.key])]).toEqual([s.key, names(s.template)]);
+    // and no zh-CN template of a key nobody fills
+    const keys = new Set(sentences.map((s) => s.key));
+    expect(Object.keys(zhSentences).filter((k) => !keys.has(k))).toEqual([]);
   });
 
-  it('are said in Chinese with their values, which are translated when they are words the console knows', async () => {
+  it('are said in Chinese by their key, values filled in and translated when they are words the console knows', async () => {
     await loadLocale('zh-CN');
-    const { say } = await import('./index');
-    expect(say('That person is not inside Vault', 'zh-CN')).toBe('此人不在 Vault 内');
-    expect(say('Identity not found', 'zh-CN')).toBe('找不到该身份'); // a fixed sentence still wins
-    expect(say('Access zone not found', 'zh-CN')).toBe(`找不到该${tCat('resource.accessZones.one', 'Access zone', 'zh-CN')}`);
-    expect(say('Still used by 3 doors: change or delete them first', 'zh-CN')).toBe('仍被 3 个门使用：请先修改或删除它们');
-    expect(say('Still used by 1 operator grant, 2 role privileges ticked in this division: change or delete them first', 'zh-CN')).toBe(
-      '此部门中仍有1 个操作员授权、2 个已勾选的角色权限在使用：请先修改或删除它们',
+    const { say, saySentence } = await import('./index');
+    const { noteRefusal } = await import('./said');
+    const { fillTemplate } = await import('../../contract');
+    const s = (code: string, template: string, values: Record<string, string | number>) => ({ message: fillTemplate(template, values), code, values });
+    expect(saySentence(s('access.notInside', 'That person is not inside {zone}', { zone: 'Vault' }), 'zh-CN')).toBe('此人不在 Vault 内');
+    expect(saySentence(s('record.notFound', '{what} not found', { what: 'Access zone' }), 'zh-CN')).toBe(
+      `找不到该${tCat('resource.accessZones.one', 'Access zone', 'zh-CN')}`,
     );
-    expect(say('Still used by operator grants: change or delete them first', 'zh-CN')).toBe('仍被操作员授权使用：请先修改或删除它们');
-    expect(say('Walks Through is already signed in', 'zh-CN')).toBe('Walks Through 已签到');
-    expect(say('Car Park Gate is already locked.', 'zh-CN')).toBe('Car Park Gate 已锁定。');
-    expect(say('License limit reached: doors seats 10 (10 in use, 0 free); adding 1 would exceed it. Ask for a license with more doors seats.', 'zh-CN')).toBe(
-      '已达到许可证上限：门席位 10 个（已用 10 个，空闲 0 个）；再添加 1 个将超出上限。请申请更多门席位的许可证。',
+    expect(saySentence(s('record.stillUsedBy', 'Still used by {n} {what}: change or delete them first', { n: 3, what: 'doors' }), 'zh-CN')).toBe(
+      '仍被 3 个门使用：请先修改或删除它们',
     );
-    // English stays as the server said it; a sentence of no template stays as given, braces and all
-    expect(say('That person is not inside Vault', 'en')).toBe('That person is not inside Vault');
-    expect(say('Nothing like {this} is known', 'zh-CN')).toBe('Nothing like {this} is known');
-    // a value holding braces is not interpolated again
-    expect(say('That person is not inside {n}', 'zh-CN')).toBe('此人不在 {n} 内');
+    expect(
+      saySentence(
+        s('division.stillUsedBy', 'Still used by {what} in this division: change or delete them first', { what: '1 operator grant, 2 role privileges ticked' }),
+        'zh-CN',
+      ),
+    ).toBe('此部门中仍有1 个操作员授权、2 个已勾选的角色权限在使用：请先修改或删除它们');
+    expect(saySentence(s('record.alreadyInState', '{name} is already {state}', { name: 'Walks Through', state: 'signed in' }), 'zh-CN')).toBe(
+      'Walks Through 已签到',
+    );
+    expect(saySentence(s('door.alreadyLocked', '{door} is already locked.', { door: 'Car Park Gate' }), 'zh-CN')).toBe('Car Park Gate 已锁定。');
+    expect(
+      saySentence(
+        s(
+          'license.limitReached',
+          'License limit reached: {seat} seats {seats} ({used} in use, {free} free); adding {adding} would exceed it. Ask for a license with more {seat} seats.',
+          { seat: 'doors', seats: 10, used: 10, free: 0, adding: 1 },
+        ),
+        'zh-CN',
+      ),
+    ).toBe('已达到许可证上限：门席位 10 个（已用 10 个，空闲 0 个）；再添加 1 个将超出上限。请申请更多门席位的许可证。');
+    // English is the server's own; a key the console does not know is the server's English; a value holding braces is
+    // not interpolated again
+    expect(saySentence(s('access.notInside', 'That person is not inside {zone}', { zone: 'Vault' }), 'en')).toBe('That person is not inside Vault');
+    expect(saySentence(s('access.somethingNew', 'Nothing like {this} is known', { this: 'that' }), 'zh-CN')).toBe('Nothing like that is known');
+    expect(saySentence(s('access.notInside', 'That person is not inside {zone}', { zone: '{n}' }), 'zh-CN')).toBe('此人不在 {n} 内');
+    // a refusal's text is said by the key it came with, and without one it is never parsed back apart
+    expect(say('That person is not inside Lobby', 'zh-CN')).toBe('That person is not inside Lobby');
+    noteRefusal({ status: 409, message: 'That person is not inside Lobby', code: 'access.notInside', values: { zone: 'Lobby' } });
+    expect(say('That person is not inside Lobby', 'zh-CN')).toBe('此人不在 Lobby 内');
+    noteRefusal({
+      status: 400,
+      message: 'Validation failed',
+      violations: [{ field: 'address', message: 'Bus address 3 is R1’s on this controller', code: 'osdp.addressTaken', values: { address: 3, name: 'R1' } }],
+    });
+    expect(say('Bus address 3 is R1’s on this controller', 'zh-CN')).toBe('此控制器的总线地址 3 已属于 R1');
+    expect(say('Access group not found', 'zh-CN')).toBe('找不到该门禁组'); // a fixed sentence by its English (the text namespace)
   });
 });
 

@@ -8,14 +8,17 @@
 //              key and the fallback, and a unit test checks every tx literal in src has a zh-CN entry;
 // - routes:    route and section titles by path / section id (./routes.ts), derived from the route table;
 // - catalogue: resource labels by derived key (`resource.<name>.field.<field>`, ./catalogue.ts), the English read
-//              from the declarations, so the declarations stay pure data.
+//              from the declarations, so the declarations stay pure data;
+// - server:    the server's sentences with values by key (`access.notInside`, the catalogue's scheme: contract/messages.ts),
+//              zh-CN in ./sentences.ts; the English is the server's own `message` (saySentence).
 import i18next, { type TFunction } from 'i18next';
 import { initReactI18next } from 'react-i18next';
 import { useSyncExternalStore } from 'react';
-import { formatTimeAgo, timeAgo, type DisplayLocale } from '../../contract';
+import { CATALOGUE, formatTimeAgo, timeAgo, type DisplayLocale, type Sentence } from '../../contract';
 import { en, zh, type MessageKey } from './common';
 import { enRoutes } from './routes';
-import { enCatalogue } from './catalogue';
+import { catKey, enCatalogue } from './catalogue';
+import { sentenceOf } from './said';
 
 export type Locale = DisplayLocale;
 export type { MessageKey };
@@ -28,7 +31,7 @@ void i18n.use(initReactI18next).init({
   lng: 'en',
   fallbackLng: 'en',
   supportedLngs: ['en', 'zh-CN'],
-  ns: ['common', 'text', 'routes', 'catalogue'],
+  ns: ['common', 'text', 'routes', 'catalogue', 'server'],
   defaultNS: 'common',
   // keys are identifiers, paths or English sentences: no nesting, no namespace prefix inside a key
   keySeparator: false,
@@ -37,9 +40,9 @@ void i18n.use(initReactI18next).init({
   returnEmptyString: false,
   initAsync: false,
   resources: {
-    en: { common: en, text: {}, routes: enRoutes(), catalogue: enCatalogue() },
+    en: { common: en, text: {}, routes: enRoutes(), catalogue: enCatalogue(), server: {} },
     // the rest of zh-CN arrives with loadLocale('zh-CN') (its own chunk: an English console never downloads it)
-    'zh-CN': { common: zh, text: {}, routes: {}, catalogue: {} },
+    'zh-CN': { common: zh, text: {}, routes: {}, catalogue: {}, server: {} },
   },
   react: { bindI18n: 'languageChanged', useSuspense: false },
 });
@@ -47,15 +50,12 @@ void i18n.use(initReactI18next).init({
 const current = (): Locale => (i18n.language === 'zh-CN' ? 'zh-CN' : 'en');
 
 let zhLoading: Promise<void> | null = null;
-/** zh-CN's matcher of server sentences with values, once its chunk is in. */
-let sayWithValues: ((message: string, fill: (template: string, vars: Record<string, string>) => string) => string | undefined) | null = null;
 /** The language's dictionaries, loaded once (zh-CN is a chunk of its own). */
 export function loadLocale(loc: Locale): Promise<void> {
   if (loc !== 'zh-CN') return Promise.resolve();
   zhLoading ??= import('./zh')
-    .then(({ zhBundles, sayZh }) => {
+    .then(({ zhBundles }) => {
       for (const [ns, bundle] of Object.entries(zhBundles)) i18n.addResourceBundle('zh-CN', ns, bundle, true, true);
-      sayWithValues = sayZh;
     })
     .catch((e) => {
       zhLoading = null;
@@ -106,16 +106,49 @@ export function t(key: MessageKey, loc: Locale = current(), vars?: Vars): string
 export function tx(text: string, vars?: Vars, loc: Locale = current()): string {
   return vars ? (i18n.t(text, { ns: 'text', lng: loc, defaultValue: text, ...vars }) as string) : lookUp('text', loc, text, text);
 }
-/** A sentence from elsewhere (a server's error, a machine's message): translated when the dictionary has it, or
- *  when it is one of the server's sentences with values (./sentences.ts), else shown exactly as given (never
+/** A sentence from elsewhere (a server's error, a machine's message): by its key when the server sent one with it
+ *  (./said.ts, saySentence), else translated when the dictionary has it, else shown exactly as given (never
  *  interpolated: it may hold braces of its own). */
 export function say(message: string, loc: Locale = current()): string {
   if (loc === 'en') return message;
+  const sentence = sentenceOf(message);
+  if (sentence) return saySentence(sentence, loc);
   if (i18n.exists(message, { ns: 'text', lng: loc })) return i18n.t(message, { ns: 'text', lng: loc, interpolation: { skipOnVariables: true } }) as string;
-  return (
-    sayWithValues?.(message, (template, vars) => i18n.t(template, { ns: 'text', lng: loc, ...vars, interpolation: { skipOnVariables: true } }) as string) ??
-    message
-  );
+  return message;
+}
+
+let labels: Map<string, string> | null = null;
+/** Every resource's label (one and many, lower case) → its catalogue key. */
+function labelKeys(): Map<string, string> {
+  if (labels) return labels;
+  labels = new Map();
+  for (const d of CATALOGUE) {
+    labels.set(d.label.one.toLowerCase(), catKey.one(d.name));
+    labels.set(d.label.many.toLowerCase(), catKey.many(d.name));
+  }
+  return labels;
+}
+/** A sentence's value in the language when it is a word the console knows (a resource's label, a state, "3 doors",
+ *  "2 grants, 1 role"), else as given (a name, a zone, an address). */
+function valueWord(value: string, loc: Locale): string {
+  if (value.includes(', '))
+    return value
+      .split(', ')
+      .map((v) => valueWord(v, loc))
+      .join('、');
+  const counted = /^(\d+) (.+)$/.exec(value);
+  if (counted) return `${counted[1]} 个${valueWord(counted[2], loc)}`;
+  for (const w of [value, value.charAt(0).toUpperCase() + value.slice(1)])
+    if (i18n.exists(w, { ns: 'text', lng: loc })) return i18n.t(w, { ns: 'text', lng: loc, interpolation: { skipOnVariables: true } }) as string;
+  const key = labelKeys().get(value.toLowerCase()) ?? (value.endsWith('s') ? labelKeys().get(value.slice(0, -1).toLowerCase()) : undefined);
+  return key && i18n.exists(key, { ns: 'catalogue', lng: loc }) ? (i18n.t(key, { ns: 'catalogue', lng: loc }) as string) : value;
+}
+/** A sentence the server said with values (contract/messages.ts) in the language: its key's template with the
+ *  values filled in, words among them translated too; the server's English for a key the language does not have. */
+export function saySentence(sentence: Sentence, loc: Locale = current()): string {
+  if (loc === 'en' || !i18n.exists(sentence.code, { ns: 'server', lng: loc })) return sentence.message;
+  const replace = Object.fromEntries(Object.entries(sentence.values).map(([k, v]) => [k, typeof v === 'number' ? String(v) : valueWord(v, loc)]));
+  return i18n.t(sentence.code, { ns: 'server', lng: loc, replace, interpolation: { skipOnVariables: true } }) as string;
 }
 /** A route title (by path) or section title (`section.<id>`), English from the route table as the fallback. */
 export function tRoute(key: string, english: string, loc: Locale = current()): string {

@@ -1,7 +1,8 @@
 // Everything the console says in zh-CN beyond its keyed shell messages, in one chunk of its own: an English console
 // never downloads it (about 80 KB compressed); src/i18n/index.ts loads it before switching to Chinese.
 import { zhRoutes } from './routes.zh';
-import { saySentence, zhSentences } from './sentences';
+import { zhSentences, zhValueWords } from './sentences';
+import { zhOsdpSentences } from './osdp';
 import { zhText } from './text';
 
 /** Each resource's zh-CN labels, by the path of the file that holds them: contract/resources/<name>.zh.ts beside the
@@ -14,13 +15,12 @@ export const zhLabelFiles: Record<string, Record<string, string>> = import.meta.
 /** Every resource's zh-CN labels in one dictionary (a key is a resource's: each file labels only its own). */
 export const zhCatalogue: Record<string, string> = Object.assign({}, ...Object.values(zhLabelFiles));
 
-export const zhBundles: Record<'text' | 'routes' | 'catalogue', Record<string, string>> = {
-  text: { ...zhText, ...zhSentences },
+// the edge's words without values (every address taken…); its sentences with values await their keys (server/edge)
+const zhOsdpFixed = Object.fromEntries(Object.entries(zhOsdpSentences).filter(([en]) => !en.includes('{')));
+
+export const zhBundles: Record<'text' | 'routes' | 'catalogue' | 'server', Record<string, string>> = {
+  text: { ...zhText, ...zhValueWords, ...zhOsdpFixed },
   routes: zhRoutes,
   catalogue: zhCatalogue,
+  server: zhSentences,
 };
-
-/** A server sentence with values in zh-CN (./sentences.ts), or undefined when no template matches. */
-export function sayZh(message: string, fill: (template: string, vars: Record<string, string>) => string): string | undefined {
-  return saySentence(message, { templates: zhSentences, text: zhBundles.text, catalogue: (k) => zhCatalogue[k], fill });
-}

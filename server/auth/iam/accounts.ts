@@ -36,13 +36,18 @@ export function groupsOf(claim: unknown): string[] {
   if (list.length > GROUPS_MAX)
     throw new HttpError(
       400,
-      fill('The identity provider sent {count} groups; at most {max} are read, so the sign-in was refused', { count: list.length, max: GROUPS_MAX }),
+      fill('iam.tooManyGroups', 'The identity provider sent {count} groups; at most {max} are read, so the sign-in was refused', {
+        count: list.length,
+        max: GROUPS_MAX,
+      }),
       [{ field: 'groups', message: `has more than ${GROUPS_MAX} entries` }],
     );
   if (list.some((g) => typeof g !== 'string' || g.length > GROUP_NAME_MAX))
-    throw new HttpError(400, fill('The identity provider sent a group that is not a name of at most {max} characters', { max: GROUP_NAME_MAX }), [
-      { field: 'groups', message: 'holds a value that is not a group name' },
-    ]);
+    throw new HttpError(
+      400,
+      fill('iam.groupNameTooLong', 'The identity provider sent a group that is not a name of at most {max} characters', { max: GROUP_NAME_MAX }),
+      [{ field: 'groups', message: 'holds a value that is not a group name' }],
+    );
   return list as string[];
 }
 

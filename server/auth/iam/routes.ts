@@ -14,7 +14,7 @@ import type { Db } from '../../db/db';
 import { keepSamlSession, type SamlSubject } from '../../db/queries/saml';
 import { startSession } from '../../db/queries/sessions';
 import * as users from '../../db/queries/users';
-import { HttpError, body, errorBody } from '../../http/kit';
+import { HttpError, body, errorBody, saidOf } from '../../http/kit';
 import type { UserRow } from '../../db/queries/users';
 import { privilegeEntries, rolesOf } from '../access';
 import { userSettings } from '../policy';
@@ -68,7 +68,7 @@ export function iamRoutes(app: FastifyInstance, opts: IamOptions) {
     const html = String(req.headers.accept ?? '').includes('text/html');
     reply.code(e.status).header('cache-control', 'no-store');
     if (html) return reply.type('text/html; charset=utf-8').send(refusalPage(e.message, String(req.headers['accept-language'] ?? '')));
-    return reply.send(errorBody(e.status, e.message, e.violations));
+    return reply.send(errorBody(e.status, saidOf(e), e.violations));
   };
 
   app.get(API.iamProviders, { config: { open: true } }, async (req): Promise<IamProvider[]> =>

@@ -1,0 +1,42 @@
+// The server's sentences with values (issue 48): a refusal, a violation and an event message carry their English
+// (`message`, the API's language, what integrators read) and beside it the sentence's key and values, which the console
+// says in the operator's language (src/i18n: the key looked up, the values filled in; a key it does not know is shown
+// as the English). The server builds them with fill() (server/http/kit.ts).
+//
+// The key scheme is the catalogue's (src/i18n/catalogue.ts: `resource.<name>.field.<field>`): dot-separated
+// camelCase words, the area first, then what is said: `record.notFound`, `door.alreadyLocked`, `event.doorCommand`.
+import { array, integer, number, object, optional, pattern, record, string, union, type Infer } from 'superstruct';
+
+/** A key of a server sentence: dot-separated camelCase words, at least two (`access.notInside`). */
+export const SENTENCE_KEY = /^[a-z][A-Za-z0-9]*(\.[a-z][A-Za-z0-9]*)+$/;
+export const SentenceKey = pattern(string(), SENTENCE_KEY);
+/** The values a sentence's placeholders are filled with (`{ zone: 'Vault' }`). */
+export const SentenceValues = record(string(), union([string(), number()]));
+export type SentenceValues = Infer<typeof SentenceValues>;
+
+/** A sentence said with values: its English, its key and values (the console's translation of it). */
+export interface Sentence {
+  message: string;
+  code: string;
+  values: SentenceValues;
+}
+
+/** `{zone}` placeholders of `template` filled from `values` (a name with no value stays as written). */
+export function fillTemplate(template: string, values: SentenceValues): string {
+  return template.replace(/\{(\w+)\}/g, (m, k: string) => (k in values ? String(values[k]) : m));
+}
+
+/** One entry of a refusal's `violations`: a field and what is wrong with it, its sentence's key and values when it has them. */
+export const ViolationBody = object({ field: string(), message: string(), code: optional(SentenceKey), values: optional(SentenceValues) });
+
+/** A refusal, as every route answers one (server/http/kit.ts errorBody). `code` and `values` when the message is a sentence with values. */
+export const Refusal = object({
+  status: integer(),
+  error: string(),
+  message: string(),
+  code: optional(SentenceKey),
+  values: optional(SentenceValues),
+  detail: optional(string()),
+  violations: optional(array(ViolationBody)),
+});
+export type Refusal = Infer<typeof Refusal>;
