@@ -2,7 +2,7 @@ import { defineConfig, runnerImport, type Plugin } from 'vite';
 import react from '@vitejs/plugin-react';
 import { blueprintIcons, precompress } from './scripts/vitePlugins.ts';
 
-/** The light sign-in page's stylesheet (src/signin/signinCss.ts, PurgeCSS over the console's sheets), made once per
+/** The sign-in page's stylesheet (src/signin/signinCss.ts, PurgeCSS over the console's sheets), made once per
  *  build (and again in the dev server when one of those sheets changes) and offered to src/main.tsx as `virtual:signin.css` (a name ending in .css: Vite's CSS pipeline
  *  takes it as a sheet, a hashed <link> in index.html). The generator is loaded through Vite's module runner, as the
  *  console's sources it reads are written for the bundler. */

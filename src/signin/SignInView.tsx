@@ -1,13 +1,29 @@
-// The sign-in page as plain elements with Blueprint's classes: the frame (brand panel and card) and the form, as the
-// console's own form (src/screens/auth) draws it. The light sign-in page (./LightSignIn.ts) draws the same markup
-// without React (./markup.ts; signin.test.ts holds the two to it), so the page looks the same whichever is on screen.
+// The sign-in page, the one form: the frame (brand panel and card) and the form as plain elements with Blueprint's
+// classes and React, without Blueprint's components, so the sign-in chunk (./SignInPage.tsx) carries React and this
+// alone. Two callers decide what a submit does: the sign-in page of a cold load (./SignInPage.tsx) and the console's
+// sign-in screen (src/screens/auth, the session actor's), which takes over from it.
 import { useState, type ReactNode } from 'react';
 import { APP_VERSION } from '../../contract/constants';
 import { SignInIcon, type SignInIconName } from './icons';
-import { revealState, submitClass, type AuthVariant, type SignInProvider } from './markup';
 import type { SignInText } from './strings';
 
-export type { AuthVariant };
+/** The two sign-in pages of the spec: /login (split) and /login-remake (centered). */
+export type AuthVariant = 'split' | 'centered';
+
+/** Issue 49: an identity provider offered on the sign-in page (contract/iam.ts IamProvider). */
+export interface SignInProvider {
+  key: string;
+  name: string;
+  /** The server's start path: a plain link works without the console too. */
+  href: string;
+}
+
+/** The submit button's classes, busy or not (Blueprint's large, filled primary Button). */
+const submitClass = (busy: boolean) => `bp6-button${busy ? ' bp6-disabled' : ''} bp6-fill${busy ? ' bp6-loading' : ''} bp6-intent-primary bp6-large`;
+
+/** The show/hide button's name and icon. */
+const revealState = (shown: boolean): { label: string; icon: SignInIconName } =>
+  shown ? { label: 'Hide the password', icon: 'eye-off' } : { label: 'Show the password', icon: 'eye-open' };
 
 /** The frame of the no-layout screens: brand panel and a card. `centered` is /login-remake's look. */
 export function AuthFrameView({
@@ -58,11 +74,11 @@ export function AuthFrameView({
   );
 }
 
-/** What a sign-in form holds before it is sent: the light page hands it to the console's form. */
+/** What a sign-in form holds before it is sent: the sign-in page hands it to the console's form. */
 export interface SignInDraft {
   username: string;
   password: string;
-  /** Issue 49: the light page's "Sign in with a passkey" was chosen: the console's form starts that sign-in instead. */
+  /** Issue 49: the sign-in page's "Sign in with a passkey" was chosen: the console's form starts that sign-in instead. */
   passkey?: boolean;
 }
 
@@ -75,13 +91,13 @@ export interface SignInViewProps {
   busy: boolean;
   error?: string | null;
   notice?: string | null;
-  /** The "Forgot password?" link (a router link in the console, a plain one on the light page). */
+  /** The "Forgot password?" link (a router link in the console, a plain one on the sign-in page of a cold load). */
   forgotLink: ReactNode;
   /** Issue 49: the identity providers offered, and what choosing one does (a plain link without it). */
   providers?: readonly SignInProvider[];
   onProvider?(key: string): void;
-  /** Issue 49: "Sign in with a passkey" (the console's; the light page has none), shown with the providers. */
-  passkey?: ReactNode;
+  /** Issue 49: "Sign in with a passkey", shown with the providers where the browser has WebAuthn (none: no button). */
+  onPasskey?(): void;
 }
 
 function Callout({ intent, icon, testId, children }: { intent: 'warning' | 'danger'; icon: SignInIconName; testId: string; children: ReactNode }) {
@@ -131,7 +147,7 @@ function Field({ id, label, icon, children }: { id: string; label: string; icon:
 }
 
 /** The sign-in form shared by /login and /login-remake. It only shows and reports: the caller decides what a submit does. */
-export function SignInView({ text, title, draft, onDraft, onSubmit, busy, error, notice, forgotLink, providers = [], onProvider, passkey }: SignInViewProps) {
+export function SignInView({ text, title, draft, onDraft, onSubmit, busy, error, notice, forgotLink, providers = [], onProvider, onPasskey }: SignInViewProps) {
   const [showPassword, setShowPassword] = useState(false);
   return (
     <form
@@ -189,7 +205,7 @@ export function SignInView({ text, title, draft, onDraft, onSubmit, busy, error,
         {busy && <ButtonSpinner />}
         <span className="bp6-button-text">{text.signIn}</span>
       </button>
-      {(providers.length > 0 || passkey) && (
+      {(providers.length > 0 || onPasskey) && (
         <div className="gh-signin__iam" data-testid="iam-providers">
           <p className="gh-signin__or bp6-text-muted">{text.or}</p>
           {providers.map((p) => (
@@ -207,7 +223,19 @@ export function SignInView({ text, title, draft, onDraft, onSubmit, busy, error,
               <span className="bp6-button-text">{text.signInWith.replace('{name}', p.name)}</span>
             </a>
           ))}
-          {passkey}
+          {onPasskey && (
+            // Blueprint's large, filled Button with an icon, as plain elements
+            <button
+              type="button"
+              disabled={busy}
+              className={`bp6-button${busy ? ' bp6-disabled' : ''} bp6-fill bp6-large`}
+              onClick={onPasskey}
+              data-testid="signin-passkey"
+            >
+              <SignInIcon icon="key" />
+              <span className="bp6-button-text">{text.passkey}</span>
+            </button>
+          )}
         </div>
       )}
       <p className="gh-signin__hint bp6-text-muted" data-testid="demo-hint">

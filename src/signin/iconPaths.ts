@@ -1,8 +1,9 @@
 // The few Blueprint icons of the sign-in page, from the icon package's own path files (no Blueprint component): the
-// console's form draws them with React (./icons.tsx), the light sign-in page as markup (./markup.ts).
+// sign-in form (./SignInView.tsx) draws them with React (./icons.tsx) without Blueprint's Icon component.
 import eyeOff from '@blueprintjs/icons/lib/esm/generated/16px/paths/eye-off';
 import eyeOpen from '@blueprintjs/icons/lib/esm/generated/16px/paths/eye-open';
 import error from '@blueprintjs/icons/lib/esm/generated/16px/paths/error';
+import key from '@blueprintjs/icons/lib/esm/generated/16px/paths/key';
 import keyEnter from '@blueprintjs/icons/lib/esm/generated/16px/paths/key-enter';
 import lock from '@blueprintjs/icons/lib/esm/generated/16px/paths/lock';
 import people from '@blueprintjs/icons/lib/esm/generated/16px/paths/people';
@@ -14,6 +15,7 @@ const PATHS_16 = {
   'eye-off': eyeOff,
   'eye-open': eyeOpen,
   error,
+  key,
   'key-enter': keyEnter,
   lock,
   people,

@@ -1,5 +1,5 @@
 // The sign-in page's Blueprint icons as Blueprint's <Icon> draws them (the same span, classes and SVG), without
-// Blueprint's component: the console's form draws them here, the light sign-in page as markup (./markup.ts).
+// Blueprint's component (the sign-in chunk carries no Blueprint component).
 import { signInIcon, type SignInIconName } from './iconPaths';
 
 export type { SignInIconName } from './iconPaths';

@@ -1,5 +1,5 @@
 // The console on screen: React, the console's stylesheets and its root component in an element. Both ways in come
-// here (src/main.tsx): a load with a stored session at once, the light sign-in page (./LightSignIn.ts) on submit.
+// here (src/main.tsx): a load with a stored session at once, the sign-in page (./SignInPage.tsx) on submit.
 // The stylesheets come with this chunk, not with the sign-in page, whose own small sheet (./signinCss.ts, made by the
 // build) is all it needs.
 import { StrictMode, type ComponentType } from 'react';

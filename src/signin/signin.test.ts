@@ -1,40 +1,40 @@
-// The light sign-in page's own decisions: when a cold load shows it, which language it speaks, its words against
-// the console's dictionaries, which return address it passes on, and its markup against the console's form.
-import { readFileSync } from 'node:fs';
+// The sign-in page's own decisions: when a cold load shows it, which language it speaks, its words, which return
+// address it passes on, what its chunk carries, and its stylesheet.
+import { existsSync, readFileSync, statSync } from 'node:fs';
+import { dirname, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { rememberedLocale as consoleLocale } from '../app/useTimeAndLanguageSync';
 import { handDraft, onDraftTaken, peekHandedDraft, takeHandedDraft } from './handover';
 import { createElement } from 'react';
 import { renderToStaticMarkup } from 'react-dom/server';
-import { SignInIcon } from './icons';
-import { LOAD_FAILED, lightSignInMarkup, lightSignInVariant } from './LightSignIn';
-import { esc, frameMarkup, iconMarkup, signInFormMarkup, type SignInProvider } from './markup';
+import { Button } from '@blueprintjs/core';
 import { redirectOfQuery, safeRedirect } from './redirect';
-import { signInCss } from './signinCss';
-import { AuthFrameView, SignInView, type AuthVariant } from './SignInView';
-import { rememberedLocale, SIGN_IN_TEXT, type SignInText } from './strings';
+import { signInCss, signInMarkup } from './signinCss';
+import { providersOf } from './SignInPage';
+import { rememberedLocale, SIGN_IN_TEXT } from './strings';
+import { signInPageVariant } from './variant';
 
 const storage = (items: Record<string, string>): Pick<Storage, 'getItem'> => ({ getItem: (k) => items[k] ?? null });
 
-describe('the light sign-in page', () => {
+describe('the sign-in page', () => {
   it('stands in for /login and /login-remake on a cold load with no stored session, and for nothing else', () => {
-    expect(lightSignInVariant('/login', storage({}))).toBe('split');
-    expect(lightSignInVariant('/login-remake', storage({}))).toBe('centered');
-    expect(lightSignInVariant('/login', storage({ jwt: 'a.b.c' }))).toBeNull();
-    expect(lightSignInVariant('/login-remake', storage({ jwt: 'a.b.c' }))).toBeNull();
-    expect(lightSignInVariant('/', storage({}))).toBeNull();
-    expect(lightSignInVariant('/forgot-password', storage({}))).toBeNull();
-    expect(lightSignInVariant('/login/', storage({}))).toBeNull();
+    expect(signInPageVariant('/login', storage({}))).toBe('split');
+    expect(signInPageVariant('/login-remake', storage({}))).toBe('centered');
+    expect(signInPageVariant('/login', storage({ jwt: 'a.b.c' }))).toBeNull();
+    expect(signInPageVariant('/login-remake', storage({ jwt: 'a.b.c' }))).toBeNull();
+    expect(signInPageVariant('/', storage({}))).toBeNull();
+    expect(signInPageVariant('/forgot-password', storage({}))).toBeNull();
+    expect(signInPageVariant('/login/', storage({}))).toBeNull();
     // issue 49: back from an identity provider with a ticket: the console starts, to exchange it
-    expect(lightSignInVariant('/login', storage({}), '#iam=abc')).toBeNull();
-    expect(lightSignInVariant('/login', storage({}), '#other')).toBe('split');
+    expect(signInPageVariant('/login', storage({}), '#iam=abc')).toBeNull();
+    expect(signInPageVariant('/login', storage({}), '#other')).toBe('split');
     const locked = {
       getItem: () => {
         throw new Error('storage is not available');
       },
     };
-    expect(lightSignInVariant('/login', locked)).toBeNull();
+    expect(signInPageVariant('/login', locked)).toBeNull();
   });
 
   it('speaks the language the console would: the last signed-in user’s on this browser', () => {
@@ -49,7 +49,7 @@ describe('the light sign-in page', () => {
     Reflect.deleteProperty(globalThis, 'localStorage');
   });
 
-  it('has every word in zh-CN too (the console’s form and the light page draw this one table)', () => {
+  it('has every word in zh-CN too (the sign-in page and the console’s sign-in screen draw this one table)', () => {
     // the brand and the /login title are the same in every language, as the console always showed them
     const same = new Set(['brand', 'title']);
     for (const [key, en] of Object.entries(SIGN_IN_TEXT.en)) {
@@ -84,77 +84,67 @@ describe('the light sign-in page', () => {
   });
 });
 
-describe('the light sign-in page’s markup', () => {
-  const forgot = (text: SignInText) => createElement('a', { href: '/forgot-password' }, text.forgotPassword);
-  type State = { title: string; busy: boolean; error?: string | null; notice?: string | null; providers?: SignInProvider[] };
-  const react = (text: SignInText, variant: AuthVariant, s: State) =>
-    renderToStaticMarkup(
-      createElement(AuthFrameView, {
-        text,
-        variant,
-        children: createElement(SignInView, {
-          text,
-          title: s.title,
-          draft: { username: '', password: '' },
-          onDraft: () => undefined,
-          onSubmit: () => undefined,
-          busy: s.busy,
-          error: s.error,
-          notice: s.notice,
-          forgotLink: forgot(text),
-          providers: s.providers,
-        }),
-      }),
-    );
-  const light = (text: SignInText, variant: AuthVariant, s: State) =>
-    frameMarkup(text, variant, signInFormMarkup(text, { ...s, forgotLink: renderToStaticMarkup(forgot(text)) }));
-
-  it('is the console form’s markup, element for element, on /login and /login-remake in both languages', () => {
-    for (const locale of ['en', 'zh-CN'] as const) {
-      const text = SIGN_IN_TEXT[locale];
-      for (const variant of ['split', 'centered'] as const) {
-        const title = variant === 'centered' ? text.welcomeBack : text.title;
-        const first = react(text, variant, { title, busy: false });
-        expect(lightSignInMarkup(variant, locale)).toBe(first);
-        expect(first).toContain(`aria-label="${text.formLabel}"`);
-        expect(first).toContain('<label class="bp6-label" for="password">');
+describe('the sign-in chunk', () => {
+  /** The modules `entry` brings in by static import (relative paths followed), and the packages it asks for. */
+  function importGraph(entry: string): { files: string[]; packages: Set<string> } {
+    const files: string[] = [];
+    const packages = new Set<string>();
+    const walk = (file: string) => {
+      if (files.includes(file)) return;
+      files.push(file);
+      // static imports only (a type-only import is erased; a dynamic one is another chunk)
+      for (const m of readFileSync(file, 'utf8').matchAll(/^import (?!type )[^;]*?from '([^']+)';/gms)) {
+        const spec = m[1];
+        if (!spec.startsWith('.')) {
+          packages.add(spec);
+          continue;
+        }
+        const base = resolve(dirname(file), spec);
+        const found = ['', '.ts', '.tsx', '/index.ts', '/index.tsx'].map((ext) => base + ext).find((f) => existsSync(f) && statSync(f).isFile());
+        expect(found, `${spec} from ${file}`).toBeTruthy();
+        walk(found!);
       }
-    }
+    };
+    walk(fileURLToPath(new URL(entry, import.meta.url)));
+    return { files: files.map((f) => relative(fileURLToPath(new URL('../..', import.meta.url)), f)), packages };
+  }
+
+  it('is React and the one sign-in form: no Blueprint component, router, actor system, catalogue or i18next', () => {
+    const { files, packages } = importGraph('./SignInPage.tsx');
+    // Blueprint's icons as their path files alone (src/signin/iconPaths.ts), not its components
+    expect([...packages].filter((p) => !p.startsWith('@blueprintjs/icons/lib/esm/generated/')).sort()).toEqual(['react', 'react-dom/client']);
+    expect(files.filter((f) => !/^(src\/signin|contract)\//.test(f))).toEqual([]);
+    expect(files).toContain('src/signin/SignInView.tsx');
   });
 
-  it('stays the console form’s markup while busy, with an error or a notice', () => {
-    const text = SIGN_IN_TEXT.en;
-    const states = [
-      { title: text.title, busy: true },
-      { title: text.title, busy: false, error: LOAD_FAILED.en },
-      { title: text.title, busy: true, notice: 'Your session expired & you were signed out.' },
-      { title: '<Welcome> "back"', busy: false, error: 'Wrong password' },
-      // issue 49: "Sign in with <provider>" under the form, names escaped
-      { title: text.title, busy: false, providers: [{ key: 'env', name: 'Corp <SSO> & "Co"', href: '/idp/1.0/oidc/start?provider=env&return=%2Fdoors' }] },
-      {
-        title: text.title,
-        busy: false,
-        providers: [
-          { key: 'a', name: 'A', href: '/a' },
-          { key: 'b', name: 'B', href: '/b' },
-        ],
-      },
+  it('is the form the console’s sign-in screen draws (src/screens/auth), not a second one', () => {
+    const { files } = importGraph('../screens/auth/SignInForm.tsx');
+    expect(files).toContain('src/signin/SignInView.tsx');
+    expect(files).toContain('src/signin/handover.ts');
+  });
+
+  it('offers the identity providers the server lists, with the page’s return address, and nothing else', () => {
+    const listed = [
+      { key: 'env', name: 'Corp SSO', start: '/idp/1.0/oidc/start?provider=env' },
+      { key: 'evil', name: 'Elsewhere', start: 'https://evil.example/start' },
+      { key: 7, name: 'Bad', start: '/idp/x' },
     ];
-    for (const s of states) expect(light(text, 'split', s)).toBe(react(text, 'split', s));
-    expect(light(SIGN_IN_TEXT['zh-CN'], 'centered', states[1])).toBe(react(SIGN_IN_TEXT['zh-CN'], 'centered', states[1]));
+    expect(providersOf(listed, '?redirect=%2Fdoors')).toEqual([{ key: 'env', name: 'Corp SSO', href: '/idp/1.0/oidc/start?provider=env&return=%2Fdoors' }]);
+    expect(providersOf(listed, '')).toEqual([{ key: 'env', name: 'Corp SSO', href: '/idp/1.0/oidc/start?provider=env' }]);
+    expect(providersOf({ error: 'x' }, '')).toEqual([]);
   });
 
-  it('draws every icon as the console’s SignInIcon does, and escapes text as React does', () => {
-    for (const icon of ['eye-off', 'eye-open', 'error', 'key-enter', 'lock', 'people', 'person', 'time', 'office'] as const) {
-      expect(iconMarkup(icon)).toBe(renderToStaticMarkup(createElement(SignInIcon, { icon })));
-      expect(iconMarkup(icon, -1)).toBe(renderToStaticMarkup(createElement(SignInIcon, { icon, tabIndex: -1 })));
-    }
-    const tricky = `a & b < c > d "e" 'f'`;
-    expect(`<p>${esc(tricky)}</p>`).toBe(renderToStaticMarkup(createElement('p', null, tricky)));
+  it('draws the passkey’s button as Blueprint’s Button (its icon aside: Blueprint draws it once its paths are loaded)', () => {
+    const page = signInMarkup('split', 'en', { passkey: true });
+    const button = renderToStaticMarkup(createElement(Button, { large: true, fill: true, icon: 'key', text: SIGN_IN_TEXT.en.passkey }));
+    const ours = /<button type="button" class="bp6-button bp6-fill bp6-large"[^>]*>.*?<\/button>/.exec(page)![0];
+    const icon = (m: string) => m.replace(/<span aria-hidden="true"[^>]*class="bp6-icon [^"]*"[^>]*>(<svg.*?<\/svg>)?<\/span>/, '<icon/>');
+    expect(icon(ours.replace(/ data-testid="[^"]*"/, ''))).toBe(icon(button));
+    expect(ours).toContain('<svg data-icon="key"');
   });
 });
 
-describe('the light sign-in page’s stylesheet', () => {
+describe('the sign-in page’s stylesheet', () => {
   it('is the console’s rules that can apply to the page, picked from Blueprint’s sheet and the console’s own (the build makes it: vite.config.ts)', async () => {
     const css = await signInCss();
     // the rules the page is drawn with are in it, the focus ring too; the rest of the console's are not

@@ -1,4 +1,4 @@
-// The light sign-in page's own stylesheet: the rules of the console's stylesheets that can apply to its markup, picked
+// The sign-in page's own stylesheet: the rules of the console's stylesheets that can apply to its markup, picked
 // by PurgeCSS from Blueprint's sheet and the console's own, in their order. The console's full sheets (560 KB: parsing
 // them and matching every element against them held the page's first paint for a long task) come with the console's
 // code (./mountConsole.tsx); both on the page at once give the same result, as every rule here is also there, later.
@@ -8,9 +8,10 @@ import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { format } from 'prettier';
 import { PurgeCSS } from 'purgecss';
-import { LOAD_FAILED, lightSignInMarkup } from './LightSignIn';
-import { calloutMarkup, iconMarkup, providersMarkup, SPINNER_MARKUP, submitClass } from './markup';
-import { SIGN_IN_TEXT } from './strings';
+import { createElement } from 'react';
+import { renderToStaticMarkup } from 'react-dom/server';
+import { AuthFrameView, SignInView, type AuthVariant, type SignInProvider } from './SignInView';
+import { SIGN_IN_TEXT, type SignInLocale } from './strings';
 
 /** The console's stylesheets, in the order src/signin/mountConsole.tsx loads them (less the icon font: the page's
  *  icons are SVG). */
@@ -19,19 +20,43 @@ export const SHEETS = ['@blueprintjs/core/lib/css/blueprint.css', '@blueprintjs/
 export const sheetPath = (sheet: string) =>
   sheet.startsWith('.') ? fileURLToPath(new URL(sheet, import.meta.url)) : fileURLToPath(import.meta.resolve(sheet));
 
-/** Every state the light page can show: both looks in both languages, busy, failed, the password shown. */
+/** The sign-in form as the page draws it (./SignInView.tsx), in one state. */
+export function signInMarkup(
+  variant: AuthVariant,
+  locale: SignInLocale,
+  s: { busy?: boolean; error?: string; passkey?: boolean; providers?: SignInProvider[] } = {},
+): string {
+  const text = SIGN_IN_TEXT[locale];
+  const form = createElement(SignInView, {
+    text,
+    title: variant === 'centered' ? text.welcomeBack : text.title,
+    draft: { username: '', password: '' },
+    onDraft: () => undefined,
+    onSubmit: () => undefined,
+    busy: s.busy ?? false,
+    error: s.error,
+    forgotLink: createElement('a', { href: '/forgot-password' }, text.forgotPassword),
+    providers: s.providers,
+    onPasskey: s.passkey ? () => undefined : undefined,
+  });
+  return renderToStaticMarkup(createElement(AuthFrameView, { text, variant, children: form }));
+}
+
+/** Every state the sign-in page can show: both looks in both languages, busy, failed, the identity providers and the
+ *  passkey's button (the password shown: its icon). */
 function pageMarkup(): string {
-  const pages = (['split', 'centered'] as const).flatMap((variant) => (['en', 'zh-CN'] as const).map((locale) => lightSignInMarkup(variant, locale)));
+  const pages = (['split', 'centered'] as const).flatMap((variant) => (['en', 'zh-CN'] as const).map((locale) => signInMarkup(variant, locale)));
   const states = [
-    calloutMarkup('danger', 'error', 'signin-error', LOAD_FAILED.en),
-    SPINNER_MARKUP,
-    `<button class="${submitClass(true)}" disabled>`,
-    iconMarkup('eye-off'),
+    signInMarkup('split', 'en', { busy: true, error: SIGN_IN_TEXT.en.loadFailed, passkey: true }),
     // issue 49: the identity providers' buttons, when the server offers some
-    providersMarkup(SIGN_IN_TEXT.en, [
-      { key: 'a', name: 'A', href: '/a' },
-      { key: 'b', name: 'B', href: '/b' },
-    ]),
+    signInMarkup('split', 'en', {
+      passkey: true,
+      providers: [
+        { key: 'a', name: 'A', href: '/a' },
+        { key: 'b', name: 'B', href: '/b' },
+      ],
+    }),
+    '<span class="bp6-icon bp6-icon-eye-off"></span>',
   ];
   // the document around #root (index.html)
   return ['<html><body><div id="root">', ...pages, ...states, '</div></body></html>'].join('\n');

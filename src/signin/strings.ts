@@ -1,4 +1,4 @@
-// The sign-in page's words in both languages: the one table the light sign-in page (./LightSignIn.tsx, which starts
+// The sign-in page's words in both languages: the one table the sign-in page of a cold load (./SignInPage.tsx, which starts
 // before the console's i18next and its dictionaries) and the console's own sign-in form (src/screens/auth) both draw.
 export type SignInLocale = 'en' | 'zh-CN';
 
@@ -28,6 +28,8 @@ export interface SignInText {
   signInWith: string;
   /** Issue 49: a sign-in with a passkey alone. */
   passkey: string;
+  /** The console's code could not be fetched after a submit. */
+  loadFailed: string;
 }
 
 export const SIGN_IN_TEXT: Record<SignInLocale, SignInText> = {
@@ -49,6 +51,7 @@ export const SIGN_IN_TEXT: Record<SignInLocale, SignInText> = {
     or: 'or',
     signInWith: 'Sign in with {name}',
     passkey: 'Sign in with a passkey',
+    loadFailed: 'The console could not be loaded. Check the connection and sign in again.',
   },
   'zh-CN': {
     brand: 'Gatehouse 门禁',
@@ -68,6 +71,7 @@ export const SIGN_IN_TEXT: Record<SignInLocale, SignInText> = {
     or: '或',
     signInWith: '使用 {name} 登录',
     passkey: '使用通行密钥登录',
+    loadFailed: '无法加载控制台。请检查网络连接后重新登录。',
   },
 };
 

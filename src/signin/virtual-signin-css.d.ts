@@ -1,2 +1,2 @@
-// Made at build time by src/signin/signinCss.ts (signInSheet): the light sign-in page's stylesheet.
+// Made at build time by src/signin/signinCss.ts (signInSheet): the sign-in page's stylesheet.
 declare module 'virtual:signin.css';

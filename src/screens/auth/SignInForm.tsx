@@ -15,7 +15,6 @@ import {
 import { useSystemActor } from '../../hooks/useSystemActor';
 import { landingPath } from '../../app/guard';
 import { useLocale } from '../../i18n';
-import { Button } from '@blueprintjs/core';
 import { peekHandedDraft, takeHandedDraft } from '../../signin/handover';
 import { safeRedirect } from '../../signin/redirect';
 import { SignInView, type SignInDraft } from '../../signin/SignInView';
@@ -41,7 +40,7 @@ export function SignInForm({ title = 'Sign in to Gatehouse' }: { title?: string 
   const held = useSelector(session, selectHeldPrivileges);
   const clientId = useSelector(session, selectClientId);
   const providers = useSelector(session, selectIamProviders);
-  // visual: the form's draft until it is submitted; the light sign-in page (src/signin) may have handed one over
+  // visual: the form's draft until it is submitted; the sign-in page of a cold load (src/signin) may have handed one over
   const [draft, setDraft] = useState<SignInDraft>(() => peekHandedDraft() ?? { username: '', password: '' });
   const redirectAsked = safeRedirect(query.get('redirect')) ?? undefined;
   const signIn = (d: SignInDraft) => session.send({ type: 'session.signIn', username: d.username, password: d.password, redirect: redirectAsked });
@@ -51,7 +50,7 @@ export function SignInForm({ title = 'Sign in to Gatehouse' }: { title?: string 
     session.send({ type: 'session.iamProvidersWanted' });
   }, [session]);
 
-  // The light sign-in page's submit, sent as this form's own: the session decides as for any sign-in.
+  // The sign-in page's submit, sent as this form's own: the session decides as for any sign-in.
   useEffect(() => {
     const handed = takeHandedDraft();
     if (handed?.passkey) session.send({ type: 'session.passkeySignIn', redirect: redirectAsked });
@@ -96,19 +95,7 @@ export function SignInForm({ title = 'Sign in to Gatehouse' }: { title?: string 
       forgotLink={<Link to="/forgot-password">{text.forgotPassword}</Link>}
       providers={providers.map((p) => ({ key: p.key, name: p.name, href: p.start }))}
       onProvider={(provider) => session.send({ type: 'session.iamStart', provider, redirect: redirectAsked })}
-      passkey={
-        PASSKEYS && (
-          <Button
-            large
-            fill
-            icon="key"
-            disabled={busy}
-            text={text.passkey}
-            onClick={() => session.send({ type: 'session.passkeySignIn', redirect: redirectAsked })}
-            data-testid="signin-passkey"
-          />
-        )
-      }
+      onPasskey={PASSKEYS ? () => session.send({ type: 'session.passkeySignIn', redirect: redirectAsked }) : undefined}
     />
   );
 }
