@@ -2,7 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import { TestModel } from '@xstate/graph';
 import { commandMachine, selectCommandError, selectRunningCommand, type CommandSnapshot } from '../machines/command';
-import { drive, edgePaths, expectOracle, onlyInvoked } from './harness';
+import { drive, edgePaths, onDemand, expectOracle, onlyInvoked } from './harness';
 
 describe('command machine model', () => {
   const events = [
@@ -13,11 +13,11 @@ describe('command machine model', () => {
   ] as any[];
   const serialize = (s: CommandSnapshot) => JSON.stringify([s.value, s.context.command, s.context.result !== null, s.context.error !== null]);
   const model = new TestModel(commandMachine as any, { events: onlyInvoked(events) as any, serializeState: serialize as any, limit: 1000 });
-  const paths = edgePaths(model, commandMachine, serialize, []);
+  const paths = onDemand(() => edgePaths(model, commandMachine, serialize, []));
 
   it('keeps the invariants of its states (command.invariants.ts) and its rules at every step of the generated paths', () => {
     expectOracle(
-      paths,
+      paths(),
       {
         'a run from a resting state names the command asked for': ({ before, event, after }) =>
           event.type === 'command.run' && !before.matches('running') ? after.matches('running') && after.context.command === event.command : undefined,
@@ -30,10 +30,10 @@ describe('command machine model', () => {
     );
   });
   it('reaches every state, and a command never starts while one runs', () => {
-    const states = new Set(paths.flatMap((p) => p.path.steps.map((st) => JSON.stringify(st.state.value))));
+    const states = new Set(paths().flatMap((p) => p.path.steps.map((st) => JSON.stringify(st.state.value))));
     expect([...states].sort()).toEqual(['"done"', '"failed"', '"idle"', '"running"']);
     let checked = 0; // a loop that met no such step would have asserted nothing
-    for (const p of paths)
+    for (const p of paths())
       p.path.steps.forEach((st, i) => {
         if (i > 0 && p.path.steps[i - 1].state.matches('running') && st.event.type === 'command.run') {
           expect(st.state.context.command).toBe(p.path.steps[i - 1].state.context.command);
@@ -42,9 +42,9 @@ describe('command machine model', () => {
       });
     expect(checked).toBeGreaterThan(0);
   });
-  it(`on the real actor along every one of the ${paths.length} generated paths: each outcome, and only an outcome, is emitted once with its command`, async () => {
+  it(`on the real actor along every generated path: each outcome, and only an outcome, is emitted once with its command`, async () => {
     const met = { 'a command run': 0 };
-    for (const p of paths) {
+    for (const p of paths()) {
       await drive(model, commandMachine, undefined, events, p, ({ controls, event, emitted }, step) => {
         if (event.type === 'command.run' && controls.inputs.length) {
           met['a command run']++;

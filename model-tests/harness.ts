@@ -125,6 +125,24 @@ export function edgePaths<M extends AnyStateMachine>(
   return out;
 }
 
+/**
+ * The generated paths (or what a test derives from them), built when a test asks for them, never when the file is
+ * imported. A mutation run (StrykerJS's vitest runner, which defines `globalThis.__stryker__` before the import)
+ * switches a mutant on in a beforeAll hook, after the import, and runs against a mutant only the tests that ran the
+ * mutated code: there each test builds them again, so every test that reads the paths reads those of the mutated
+ * machine and is run against its mutants. Elsewhere (`npm test`) they are built once per file, by the first test that
+ * asks: the same paths, at the same cost as before (docs/TESTING.md, "Mutation score").
+ */
+export function onDemand<T>(build: () => T): () => T {
+  let built: { value: T; test: string | undefined } | null = null;
+  return () => {
+    // in a mutation run, once per test (the test's name), so a test reads them as often as it likes
+    const test = '__stryker__' in globalThis ? (expect.getState().currentTestName ?? '') : undefined;
+    if (built === null || built.test !== test) built = { value: build(), test };
+    return built.value;
+  };
+}
+
 // ---------- the oracle: invariants written apart from the transitions ----------
 
 /**

@@ -9,7 +9,7 @@ import { OPTION_IDS_MAX, OPTION_SEARCH_PAUSE_MS } from '../contract';
 import { emptyOptions, optionsMachine, type OptionsSnapshot } from '../machines/options';
 import { chosenApart, labelOf, optionRows, selectDetailsOf, selectLabelsOf, selectNaming, selectSearchOf, shownOptions } from '../machines/options.selectors';
 import { invariants } from '../machines/options.invariants';
-import { createControls, edgePaths, expectOracle, flush } from './harness';
+import { createControls, edgePaths, onDemand, expectOracle, flush } from './harness';
 
 // ---------- the graph ----------
 
@@ -57,29 +57,26 @@ const serialize = (s: OptionsSnapshot) =>
     Object.entries(s.context.searches).map(([k, x]) => [k, x.typed, x.asking, x.child !== null, x.answered, x.items.length, x.failed]),
     s.context.epoch > 0,
   ]);
-const models = [labelCommands, searchCommands].map((commands) => {
-  const model = new TestModel(optionsMachine as any, { events: possible(commands) as any, serializeState: serialize as any, limit: 100000 });
-  const paths = edgePaths(model, optionsMachine, serialize, []);
-  const events = [...new Map(paths.flatMap((p) => p.path.steps.map((st) => [st.event.type, st.event]))).values()];
-  return { model, paths, events };
-});
-const paths = models.flatMap((m) => m.paths);
-const states = paths.flatMap((p) => p.path.steps.map((st) => st.state));
+const models = [labelCommands, searchCommands].map(
+  (commands) => new TestModel(optionsMachine as any, { events: possible(commands) as any, serializeState: serialize as any, limit: 100000 }),
+);
+const paths = onDemand(() => models.flatMap((model) => edgePaths(model, optionsMachine, serialize, [])));
+const states = () => paths().flatMap((p) => p.path.steps.map((st) => st.state));
 
 describe('options actor model', () => {
   it('reaches ids on their way, a batch gathering, a search waiting for the pause and a stale one replaced', () => {
-    expect(states.some((s) => s.matches({ batch: 'gathering' }) && s.context.lookups && Object.keys(s.context.lookups).length > 0)).toBe(true);
-    expect(states.some((s) => s.matches({ pause: 'waiting' }) && s.context.searches.a?.asking !== null && s.context.searches.a?.asking !== undefined)).toBe(
+    expect(states().some((s) => s.matches({ batch: 'gathering' }) && s.context.lookups && Object.keys(s.context.lookups).length > 0)).toBe(true);
+    expect(states().some((s) => s.matches({ pause: 'waiting' }) && s.context.searches.a?.asking !== null && s.context.searches.a?.asking !== undefined)).toBe(
       true,
     );
-    expect(states.some((s) => s.context.labels[DOORS]?.['3'] === null)).toBe(true);
-    expect(states.some((s) => s.context.searches.a?.failed)).toBe(true);
+    expect(states().some((s) => s.context.labels[DOORS]?.['3'] === null)).toBe(true);
+    expect(states().some((s) => s.context.searches.a?.failed)).toBe(true);
   });
   it('keeps the invariants of its states (options.invariants.ts) and the look-up rules at every step of the generated paths', () => {
     const batchEnds = (e: { type: string }) => e.type === 'xstate.after.batch.options.batch.gathering';
     const searchOf = (s: OptionsSnapshot, child: string) => Object.values(s.context.searches).find((x) => x.child === child);
     expectOracle(
-      paths,
+      paths(),
       {
         'the batch window asks every id waiting, once per target, and leaves nothing waiting': ({ before, event, after }) =>
           before.matches({ batch: 'gathering' }) && batchEnds(event)
@@ -112,7 +109,7 @@ describe('options actor model', () => {
     );
   });
   it('never asks for an id twice: nothing on its way is queued again, nothing known is asked', () => {
-    for (const s of states) {
+    for (const s of states()) {
       for (const [api, ids] of Object.entries({ ...s.context.queued })) {
         expect(new Set(ids).size).toBe(ids.length);
         for (const id of ids) {
@@ -126,14 +123,14 @@ describe('options actor model', () => {
     }
   });
   it('keeps one request at most per picker, and only the children it waits for', () => {
-    for (const s of states) {
+    for (const s of states()) {
       const waited = [...Object.keys(s.context.lookups), ...Object.values(s.context.searches).flatMap((x) => (x.child ? [x.child] : []))];
       expect(Object.keys(s.children).sort()).toEqual(waited.sort());
     }
   });
   it('forgets everything of the signed-out user or the last client: labels, answers, requests', () => {
     let ended = 0; // a loop that met no sign-out would have asserted nothing
-    for (const p of paths)
+    for (const p of paths())
       p.path.steps.forEach((st) => {
         if (st.event.type !== 'session.ended') return;
         ended++;
@@ -145,7 +142,7 @@ describe('options actor model', () => {
   });
   it('shows a search answer only for a text the picker asked', () => {
     let answers = 0; // a loop that met no answer would have asserted nothing
-    for (const p of paths)
+    for (const p of paths())
       p.path.steps.forEach((st, i) => {
         const a = st.state.context.searches.a;
         if (!a || a.answered === null || i === 0) return;

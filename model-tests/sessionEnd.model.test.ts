@@ -3,7 +3,7 @@
 import { describe, expect, it } from 'vitest';
 import { TestModel } from '@xstate/graph';
 import { isValidSessionIds, selectEndError, selectIsConfirming, selectPendingIds, sessionEndMachine, type SessionEndSnapshot } from '../machines/sessionEnd';
-import { drive, edgePaths, expectOracle, onlyInvoked } from './harness';
+import { drive, edgePaths, onDemand, expectOracle, onlyInvoked } from './harness';
 
 describe('sessionEnd machine model', () => {
   const events = [
@@ -18,11 +18,11 @@ describe('sessionEnd machine model', () => {
   ] as any[];
   const serialize = (s: SessionEndSnapshot) => JSON.stringify([s.value, s.context.ids, s.context.error !== null, s.context.result !== null]);
   const model = new TestModel(sessionEndMachine as any, { events: onlyInvoked(events) as any, serializeState: serialize as any, limit: 1000 });
-  const paths = edgePaths(model, sessionEndMachine, serialize, []);
+  const paths = onDemand(() => edgePaths(model, sessionEndMachine, serialize, []));
 
   it('keeps the invariants of its states (sessionEnd.invariants.ts) at every step of the generated paths; a request is confirmed as asked', () => {
     expectOracle(
-      paths,
+      paths(),
       {
         'a valid request from a resting state waits for confirmation with its ids, each once': ({ before, event, after }) =>
           event.type === 'sessions.end' && (before.matches('idle') || before.matches('failed')) && isValidSessionIds(event.ids)
@@ -37,10 +37,10 @@ describe('sessionEnd machine model', () => {
     );
   });
   it('reaches every state, and only a confirmation starts ending', () => {
-    const states = new Set(paths.flatMap((p) => p.path.steps.map((st) => JSON.stringify(st.state.value))));
+    const states = new Set(paths().flatMap((p) => p.path.steps.map((st) => JSON.stringify(st.state.value))));
     expect([...states].sort()).toEqual(['"confirming"', '"ending"', '"failed"', '"idle"']);
     let starts = 0; // a loop that met no start of ending would have asserted nothing
-    for (const p of paths)
+    for (const p of paths())
       p.path.steps.forEach((st, i) => {
         if (i > 0 && st.state.matches('ending') && !p.path.steps[i - 1].state.matches('ending')) {
           expect(st.event.type).toBe('sessions.confirm');
@@ -55,9 +55,9 @@ describe('sessionEnd machine model', () => {
     for (const bad of [[], [0], [1.5], ['1'], null, 3]) expect(isValidSessionIds(bad)).toBe(false);
   });
 
-  it(`on the real actor along every one of the ${paths.length} generated paths: the end is asked with the confirmed ids, and its answer emitted once`, async () => {
+  it(`on the real actor along every generated path: the end is asked with the confirmed ids, and its answer emitted once`, async () => {
     const met = { 'an end confirmed': 0, 'an end answered': 0 };
-    for (const p of paths) {
+    for (const p of paths()) {
       await drive(model, sessionEndMachine, undefined, events, p, ({ emitted, controls, event, before }, step) => {
         if (event.type === 'sessions.confirm' && before?.matches('confirming')) {
           met['an end confirmed']++;
