@@ -214,6 +214,9 @@ export const DoorView = type({
   /** issue 29: what holds the door locked against commands besides a lockdown: the threat level in force here that
    *  holds doors locked (decided by the access engine's rule, access/engine.ts threatAt); null: nothing */
   heldBy: optional(nullable(type({ kind: literal('threat'), levelId: integer(), rank: integer(), name: string() }))),
+  /** issue 47: in a zone of hard anti-passback, on a Gatehouse Edge controller that is offline: soft (grant and log)
+   *  until it reconnects; which controllers, offline since when (null: never connected) */
+  softApb: optional(nullable(type({ controllers: string(), since: nullable(string()) }))),
 });
 /** Lock down every door the caller controls (on), or release the doors a lockdown holds (off). */
 /** `divisionId`: only the doors of that division and the divisions inside it (a site, a building); else every door. */

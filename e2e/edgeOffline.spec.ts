@@ -1,6 +1,7 @@
 // Gatehouse Edge offline on the console (issue 47), in chromium against its own server and a real edge process (on a
 // TCP proxy the test cuts): while the edge is offline, the Controllers row says its hard anti-passback door is soft and
-// its snapshot's version and age; a swipe the edge denied offline (a schedule the server then put back) arrives when
+// its snapshot's version and age (each cell's text whole), the Doors screen says it on that door and the Access zones
+// screen on its zone, in English and Chinese, at 1440 and 390 px; a swipe the edge denied offline (a schedule the server then put back) arrives when
 // the link is back, and its Why? explains it from the snapshot it was decided with (version, built when, the chain),
 // with today's rules (granted) beside it.
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -19,6 +20,15 @@ test.beforeAll(async () => {
 test.afterAll(async () => {
   await server?.dispose();
 });
+
+/** A list cell's text is all there: not cut at its right edge nor below its last line (ellipsis or overflow). */
+async function expectWhole(cell: import('@playwright/test').Locator) {
+  const fits = await cell.evaluate((el) => {
+    const text = (el.querySelector('.bp6-table-truncated-text, .bp6-table-no-wrap-text, div') ?? el) as HTMLElement;
+    return text.scrollWidth <= text.clientWidth + 1 && text.scrollHeight <= el.clientHeight + 1;
+  });
+  expect(fits, `cut: ${await cell.textContent()}`).toBe(true);
+}
 
 /** 2026-11-24 is a Tuesday; Northwind's zone is Asia/Kuala_Lumpur (UTC+8). */
 const local = (hhmm: string) => Date.parse(`2026-11-24T${hhmm}:00+08:00`);
@@ -86,7 +96,58 @@ test('an offline edge: soft anti-passback and the snapshot on its row; Why? of i
     const list = page.getByTestId('controllers');
     await expect(list).toContainText('anti-passback soft at 1 door,', { timeout: 20_000 });
     await expect(list).toContainText(`snapshot v${used.version}, 0 min old, offline 0 min`);
-    await shot(page, 'edge-offline-controllers-1440');
+    // the doors of that controller and their zone say it too, in both languages, at 1440 and 390 px; every Edge text whole
+    const said = {
+      en: {
+        row: 'anti-passback soft at 1 door',
+        door: `Anti-passback soft while ${controller.name} is offline`,
+        zone: `Hard (deny): soft at 1 door while ${controller.name} is offline`,
+      },
+      'zh-CN': {
+        row: '1 扇门的反潜回为软模式',
+        door: `${controller.name} 离线期间防潜回为软模式`,
+        zone: `硬（拒绝）：${controller.name} 离线期间 1 扇门为软模式`,
+      },
+    };
+    for (const lang of ['en', 'zh-CN'] as const) {
+      if (lang === 'zh-CN') {
+        await page.getByTestId('settings-button').click();
+        await page.locator('#gh-language').selectOption('zh-CN');
+        await page.keyboard.press('Escape');
+        await expect(page.locator('html')).toHaveAttribute('lang', 'zh-CN');
+      }
+      for (const width of [1440, 390]) {
+        await page.setViewportSize({ width, height: width > 600 ? 900 : 844 });
+        await page.goto(`${base}/hardware/controllers`);
+        const edgeCell = page.getByTestId('controllers').locator('.bp6-table-cell').filter({ hasText: said[lang].row });
+        await expect(edgeCell).toBeVisible({ timeout: 20_000 });
+        // (on a phone the list scrolls sideways beside its frozen names: the Edge column brought into view, its right edge last)
+        await edgeCell.evaluate((el) => el.scrollIntoView({ block: 'nearest', inline: 'end' }));
+        await expectWhole(edgeCell);
+        await expectWhole(
+          page
+            .getByTestId('controllers')
+            .locator('.bp6-table-cell')
+            .filter({ hasText: `v${used.version}` }),
+        );
+        await shot(page, `edge-offline-controllers-${lang}-${width}`);
+        await page.goto(`${base}/configure/doors`);
+        const soft = page.locator(`[data-testid="door-row"][data-door-id="${doorId}"]`).getByTestId('door-soft-apb');
+        await expect(soft).toHaveText(said[lang].door);
+        await expect(page.getByTestId('door-soft-apb')).toHaveCount(1); // that door only
+        await shot(page, `edge-offline-doors-${lang}-${width}`);
+        await page.goto(`${base}/configure/access-zone`);
+        const zoneCell = page.getByTestId('access-zones').locator('.bp6-table-cell').filter({ hasText: said[lang].zone });
+        await expect(zoneCell).toBeVisible();
+        await expectWhole(zoneCell);
+        await shot(page, `edge-offline-zones-${lang}-${width}`);
+      }
+    }
+    await page.getByTestId('settings-button').click();
+    await page.locator('#gh-language').selectOption('en');
+    await page.keyboard.press('Escape');
+    await expect(page.locator('html')).toHaveAttribute('lang', 'en');
+    await page.setViewportSize({ width: 1440, height: 900 });
 
     // offline at 18:30: denied by the snapshot held
     const person = (await api('get', '/event/manage/identities?status=active&size=50')).items.find((i: { credentials: unknown[] }) => i.credentials.length);

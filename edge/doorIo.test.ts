@@ -3,15 +3,11 @@
 // a request to exit releases the door and is recorded, the contact opening with the strike locked is Door forced open,
 // left open past the door's held-open time Door held open, each journaled and raising its alarm on the server, and
 // closing returns it to normal.
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   API,
   EVENT_CODES,
   centralPropertiesResource,
-  controllersResource,
   doorsResource,
   inputsResource,
   outputsResource,
@@ -19,10 +15,10 @@ import {
 } from '../contract';
 import { EMPTY_STATE, decide } from '../access/engine';
 import { startTestServer, type TestServer } from '../server/testkit';
-import { startEdge, type Edge } from './main';
-import { proxyTo, until } from './testPeers';
+import { edgeOfFirstController, proxyTo, until, type EdgeFixture } from './testPeers';
 
 let s: TestServer;
+let f: EdgeFixture;
 let admin: string;
 let northwind: number;
 let controller: number;
@@ -30,16 +26,7 @@ let key: string;
 let door: number;
 let contact: number;
 let exitButton: number;
-const dirs: string[] = [];
-const edges: Edge[] = [];
-
-function edgeWith(k: string, server = s.base, journalLimit?: number) {
-  const dataDir = mkdtempSync(join(tmpdir(), 'gatehouse-edge-io-'));
-  dirs.push(dataDir);
-  const e = startEdge({ server, key: k, dataDir, backoff: { first: 50, max: 300 }, log: () => {}, journalLimit });
-  edges.push(e);
-  return e;
-}
+const edgeWith = (k: string, server = s.base, journalLimit?: number) => f.edge({ server, key: k, journalLimit, dataDir: f.dataDir('gatehouse-edge-io-') });
 
 /** A catalogue row changed through its PUT (every field it has, `change` over them). */
 async function put(resource: { api: string; fields: Record<string, unknown> }, id: number, change: Record<string, unknown>) {
@@ -68,37 +55,35 @@ const serverEvent = (code: number, pointId: string, after = 0) =>
 
 beforeAll(async () => {
   s = await startTestServer();
-  northwind = Number((await s.db.query<{ id: number }>(`select id from clients where code = 'NORTHWIND'`)).rows[0].id);
-  admin = await s.loginTo('admin', 'NORTHWIND');
   // a door whose reader, contact and strike are all on one controller (the seed wires each door so)
-  const { rows } = await s.db.query<{ controller_id: number; door_id: number; contact: number; strike: number }>(
-    `select r.controller_id, r.door_id, i.id as contact, o.id as strike from card_readers r
+  f = await edgeOfFirstController(s, async (client, token) => {
+    [northwind, admin] = [client, token];
+    const { rows } = await s.db.query<{ controller_id: number; door_id: number; contact: number; strike: number }>(
+      `select r.controller_id, r.door_id, i.id as contact, o.id as strike from card_readers r
        join inputs i on i.door_id = r.door_id and i.controller_id = r.controller_id and i.kind = 'door-contact'
        join outputs o on o.door_id = r.door_id and o.controller_id = r.controller_id and o.kind = 'strike'
       where r.client_id = $1 order by r.controller_id, r.door_id limit 1`,
-    [northwind],
-  );
-  controller = Number(rows[0].controller_id);
-  door = Number(rows[0].door_id);
-  contact = Number(rows[0].contact);
-  // the strike unlocks for 1 s, the door may stand open 1 s, and it has an exit button
-  await put(outputsResource, Number(rows[0].strike), { pulseSeconds: 1 });
-  await put(doorsResource, door, { heldOpenSeconds: 1 });
-  const made = await s.call('POST', inputsResource.api, {
-    token: admin,
-    body: { name: 'Edge I/O test exit button', kind: 'exit-button', controllerId: controller, doorId: door, normallyClosed: false, supervised: false },
+      [northwind],
+    );
+    controller = Number(rows[0].controller_id);
+    door = Number(rows[0].door_id);
+    contact = Number(rows[0].contact);
+    // the strike unlocks for 1 s, the door may stand open 1 s, and it has an exit button
+    await put(outputsResource, Number(rows[0].strike), { pulseSeconds: 1 });
+    await put(doorsResource, door, { heldOpenSeconds: 1 });
+    const made = await s.call('POST', inputsResource.api, {
+      token: admin,
+      body: { name: 'Edge I/O test exit button', kind: 'exit-button', controllerId: controller, doorId: door, normallyClosed: false, supervised: false },
+    });
+    expect(made.status, JSON.stringify(made.body)).toBe(201);
+    exitButton = Number(made.body.id);
+    return { controller, door };
   });
-  expect(made.status, JSON.stringify(made.body)).toBe(201);
-  exitButton = Number(made.body.id);
-  const k = await s.call('POST', `${controllersResource.api}/${controller}/edge-key`, { token: admin, body: {} });
-  expect(k.status).toBe(200);
-  key = k.body.apiKey;
+  key = f.key;
 }, 60_000);
 
 afterAll(async () => {
-  for (const e of edges) e.stop();
-  await s?.close();
-  for (const d of dirs) rmSync(d, { recursive: true, force: true });
+  await (f ? f.close() : s?.close());
 });
 
 describe('Gatehouse Edge door I/O', () => {

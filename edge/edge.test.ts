@@ -6,8 +6,7 @@
 // revoked key is dropped and refused.
 import { HANDOVER_API } from '../contract/handover';
 import { randomBytes } from 'node:crypto';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import WebSocket from 'ws';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -15,13 +14,13 @@ import { API, EDGE_CONNECT_PATH, cardReadersResource, controllersResource, doors
 import { EMPTY_STATE, decide } from '../access/engine';
 import { startTestServer, type TestServer } from '../server/testkit';
 import { EDGE_VERSION } from './link';
-import { startEdge, type Edge } from './main';
-import { proxyTo, until } from './testPeers';
+import { edgeOfFirstController, proxyTo, until, type EdgeFixture } from './testPeers';
 import { Bus, Reader, ptyPair } from './osdp';
 import { Color } from './osdp/constants';
 import { READER_KEYS_FILE, openReaderKeys } from './readerKeys';
 
 let s: TestServer;
+let f: EdgeFixture;
 let admin: string;
 let harbourAdmin: string;
 let northwind: number;
@@ -32,8 +31,6 @@ let harbourController: number;
 let key: string;
 let harbourKey: string;
 let doors: number[];
-const dirs: string[] = [];
-const edges: Edge[] = [];
 const logs: string[] = [];
 
 const GROUPS = '/event/manage/access-groups';
@@ -41,13 +38,7 @@ const SCHEDULES = '/event/manage/schedules';
 /** 2026-11-24 is a Tuesday; Northwind is in Asia/Kuala_Lumpur (UTC+8). */
 const local = (hhmm: string, day = '2026-11-24') => Date.parse(`${day}T${hhmm}:00+08:00`);
 
-function edgeWith(k: string, server = s.base) {
-  const dataDir = mkdtempSync(join(tmpdir(), 'gatehouse-edge-'));
-  dirs.push(dataDir);
-  const e = startEdge({ server, key: k, dataDir, backoff: { first: 50, max: 300 }, log: (m) => logs.push(m) });
-  edges.push(e);
-  return e;
-}
+const edgeWith = (k: string, server = s.base) => f.edge({ server, key: k, log: (m) => logs.push(m) });
 
 const edgeEvents = async (controllerId: number) =>
   (
@@ -71,9 +62,9 @@ async function controllerDoors(id: number): Promise<number[]> {
 
 beforeAll(async () => {
   s = await startTestServer();
-  northwind = Number((await s.db.query<{ id: number }>(`select id from clients where code = 'NORTHWIND'`)).rows[0].id);
+  f = await edgeOfFirstController(s);
+  ({ northwind, admin, controller, key } = f);
   harbour = Number((await s.db.query<{ id: number }>(`select id from clients where code = 'HARBOUR'`)).rows[0].id);
-  admin = await s.loginTo('admin', 'NORTHWIND');
   harbourAdmin = await s.login('harbour');
   const wired = async (clientId: number) =>
     (
@@ -82,23 +73,18 @@ beforeAll(async () => {
         [clientId],
       )
     ).rows.map((r) => Number(r.id));
-  [controller, otherController] = await wired(northwind);
+  [, otherController] = await wired(northwind);
   [harbourController] = await wired(harbour);
   doors = await controllerDoors(controller);
   doorsOf.set(controller, doors);
   doorsOf.set(otherController, await controllerDoors(otherController));
-  const made = await s.call('POST', `${controllersResource.api}/${controller}/edge-key`, { token: admin, body: {} });
-  expect(made.status).toBe(200);
-  key = made.body.apiKey;
   const theirs = await s.call('POST', `${controllersResource.api}/${harbourController}/edge-key`, { token: harbourAdmin, body: {} });
   expect(theirs.status).toBe(200);
   harbourKey = theirs.body.apiKey;
 }, 60_000);
 
 afterAll(async () => {
-  for (const e of edges) e.stop();
-  await s?.close();
-  for (const d of dirs) rmSync(d, { recursive: true, force: true });
+  await (f ? f.close() : s?.close());
 });
 
 describe('Gatehouse Edge', () => {
@@ -224,8 +210,7 @@ describe('Gatehouse Edge', () => {
       expect((await edgeEvents(controller)).length).toBe(rows.length);
       // the edge restarted on the same data directory (after a kill): nothing pending, nothing sent twice
       edge.stop();
-      const again2 = startEdge({ server: proxy.url(), key, dataDir: dirs.at(-1)!, backoff: { first: 50, max: 300 }, log: (m) => logs.push(m) });
-      edges.push(again2);
+      const again2 = f.edge({ server: proxy.url(), dataDir: f.dirs.at(-1)!, log: (m) => logs.push(m) });
       await until('online after the restart', () => again2.link.online);
       expect(again2.journal.pendingCount()).toBe(0);
       expect(again2.store.held?.version).toBeGreaterThan(0);
@@ -250,8 +235,7 @@ describe('Gatehouse Edge', () => {
       const buffered = [0, 1, 2, 3].map((i) => edge.swipe({ doorId: doors[i % doors.length], card: `7000${i}` }).entries[0].seq);
       edge.stop(); // as a kill -9 leaves it: the journal's appends were fsync'd, nothing else happens
       await proxy.restore();
-      const again = startEdge({ server: proxy.url(), key, dataDir: dirs.at(-1)!, backoff: { first: 50, max: 300 }, log: (m) => logs.push(m) });
-      edges.push(again);
+      const again = f.edge({ server: proxy.url(), dataDir: f.dirs.at(-1)!, log: (m) => logs.push(m) });
       expect(again.journal.pending().map((e) => e.seq)).toEqual(buffered);
       await until('delivered', () => again.link.online && again.journal.pendingCount() === 0);
       const rows = (await edgeEvents(controller)).filter((r) => buffered.includes(r.seq));
@@ -560,10 +544,8 @@ describe('Gatehouse Edge', () => {
     const pty = await ptyPair();
     const reader = new Reader(pty.b, { address: 7 });
     const bus = new Bus(pty.a, { baudRate: 115200, pollIntervalMs: 30 });
-    const dataDir = mkdtempSync(join(tmpdir(), 'gatehouse-edge-'));
-    dirs.push(dataDir);
-    const edge = startEdge({ server: s.base, key, dataDir, backoff: { first: 50, max: 300 }, log: (m) => logs.push(m), osdp: bus });
-    edges.push(edge);
+    const dataDir = f.dataDir();
+    const edge = f.edge({ dataDir, log: (m) => logs.push(m), osdp: bus });
     try {
       await until('the reader in the snapshot', () => edge.store.held?.snapshot.readers.some((x) => x.address === 7 && x.doorId === doors[0]));
       await until('the reader online on the bus', () => bus.reader(7)?.state === 'online', 10_000);
@@ -584,12 +566,10 @@ describe('Gatehouse Edge', () => {
     await readerAtAddress(9);
     const pty = await ptyPair();
     const reader = new Reader(pty.b, { address: 9 }); // out of its box: it takes the default key once
-    const dataDir = mkdtempSync(join(tmpdir(), 'gatehouse-edge-'));
-    dirs.push(dataDir);
+    const dataDir = f.dataDir();
     const start = (install: boolean) => {
       const bus = new Bus(pty.a, { baudRate: 115200, pollIntervalMs: 30 });
-      const edge = startEdge({ server: s.base, key, dataDir, backoff: { first: 50, max: 300 }, log: (m) => logs.push(m), osdp: bus, osdpInstall: install });
-      edges.push(edge);
+      const edge = f.edge({ dataDir, log: (m) => logs.push(m), osdp: bus, osdpInstall: install });
       return { bus, edge };
     };
     let given: Buffer | undefined;
@@ -647,10 +627,8 @@ describe('Gatehouse Edge', () => {
   }, 90_000); // two starts of an edge, pairing and going offline: more than the default 30 s on a loaded machine
 
   it('the console’s door commands on an edge door go to the edge, which applies them, journals the event and answers; refused for another client', async () => {
-    const dataDir = mkdtempSync(join(tmpdir(), 'gatehouse-edge-'));
-    dirs.push(dataDir);
-    const edge = startEdge({ server: s.base, key, dataDir, backoff: { first: 50, max: 300 }, log: (m) => logs.push(m), momentaryMs: 300 });
-    edges.push(edge);
+    const dataDir = f.dataDir();
+    const edge = f.edge({ dataDir, log: (m) => logs.push(m), momentaryMs: 300 });
     const door = doors[0];
     const cmd = (command: string, token = admin) => s.call('POST', `${API.doors}/${door}/commands`, { token, body: { command } });
     const status = async () => (await s.db.query<{ status: string }>('select status from doors where id = $1', [door])).rows[0].status;
@@ -704,11 +682,9 @@ describe('Gatehouse Edge', () => {
     const pty = await ptyPair();
     const reader = new Reader(pty.b, { address: 11 });
     const bus = new Bus(pty.a, { baudRate: 115200, pollIntervalMs: 30 });
-    const dataDir = mkdtempSync(join(tmpdir(), 'gatehouse-edge-'));
-    dirs.push(dataDir);
+    const dataDir = f.dataDir();
     const proxy = await proxyTo(Number(new URL(s.base).port));
-    const edge = startEdge({ server: proxy.url(), key, dataDir, backoff: { first: 50, max: 300 }, log: (m) => logs.push(m), osdp: bus, osdpRefreshMs: 200 });
-    edges.push(edge);
+    const edge = f.edge({ server: proxy.url(), dataDir, log: (m) => logs.push(m), osdp: bus, osdpRefreshMs: 200 });
     const door = doors[0];
     const permanent = () =>
       reader.seen.led
@@ -755,12 +731,10 @@ describe('Gatehouse Edge', () => {
     const pty = await ptyPair();
     const reader = new Reader(pty.b, { address: 13 }); // a new reader put in place of the old one: it takes the default key only
     const bus = new Bus(pty.a, { baudRate: 115200, pollIntervalMs: 30, refusedRetryMs: 300 });
-    const dataDir = mkdtempSync(join(tmpdir(), 'gatehouse-edge-'));
-    dirs.push(dataDir);
+    const dataDir = f.dataDir();
     const old = randomBytes(16);
     openReaderKeys(dataDir, key).set(13, old); // the key of the reader that was there before
-    const edge = startEdge({ server: s.base, key, dataDir, backoff: { first: 50, max: 300 }, log: (m) => logs.push(m), osdp: bus, osdpRefreshMs: 200 });
-    edges.push(edge);
+    const edge = f.edge({ dataDir, log: (m) => logs.push(m), osdp: bus, osdpRefreshMs: 200 });
     const status = async () =>
       (await s.call('GET', `${controllersResource.api}/${controller}/osdp-readers`, { token: admin })).body as {
         readers: { address: number; state: string; channel: string; identity: { vendor: string } | null; counters: Record<string, number> }[];

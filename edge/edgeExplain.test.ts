@@ -4,27 +4,22 @@
 // - the Controllers list's snapshot is the one the edge applied, with when the server built it (its real age), kept
 //   across a reconnect that changes nothing;
 // - while the edge is offline, its doors in a zone of hard anti-passback are soft: its Interface offline alarm names
-//   them and the Controllers row counts them.
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+//   them, the Controllers row counts them, and the doors list and the zone's row say so.
 import WebSocket from 'ws';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { API, EDGE_CONNECT_PATH, EVENT_CODES, controllersResource, doorsResource } from '../contract';
 import { EMPTY_STATE, decide } from '../access/engine';
 import { startTestServer, type TestServer } from '../server/testkit';
-import { startEdge, type Edge } from './main';
-import { proxyTo, until } from './testPeers';
+import { edgeOfFirstController, proxyTo, until, type EdgeFixture } from './testPeers';
 
 let s: TestServer;
+let f: EdgeFixture;
 let admin: string;
 let harbourAdmin: string;
 let northwind: number;
 let controller: number;
 let key: string;
 let door: number;
-const dirs: string[] = [];
-const edges: Edge[] = [];
 
 const GROUPS = '/event/manage/access-groups';
 const SCHEDULES = '/event/manage/schedules';
@@ -34,25 +29,28 @@ const local = (hhmm: string, day = '2026-11-24') => Date.parse(`${day}T${hhmm}:0
 
 beforeAll(async () => {
   s = await startTestServer();
-  northwind = Number((await s.db.query<{ id: number }>(`select id from clients where code = 'NORTHWIND'`)).rows[0].id);
-  admin = await s.loginTo('admin', 'NORTHWIND');
+  f = await edgeOfFirstController(s);
+  ({ northwind, admin, controller, door, key } = f);
   harbourAdmin = await s.login('harbour');
-  const { rows } = await s.db.query<{ id: number; door_id: number }>(
-    `select c.id, min(r.door_id) as door_id from controllers c join card_readers r on r.controller_id = c.id
-      where c.client_id = $1 group by c.id order by c.id limit 1`,
-    [northwind],
-  );
-  [controller, door] = [Number(rows[0].id), Number(rows[0].door_id)];
-  const made = await s.call('POST', `${controllersResource.api}/${controller}/edge-key`, { token: admin, body: {} });
-  expect(made.status).toBe(200);
-  key = made.body.apiKey;
 }, 60_000);
 
 afterAll(async () => {
-  for (const e of edges) e.stop();
-  await s?.close();
-  for (const d of dirs) rmSync(d, { recursive: true, force: true });
+  await (f ? f.close() : s?.close());
 });
+
+/** An edge of the controller on a proxy the test cuts and restores; `done` stops both. */
+async function proxiedEdge() {
+  const proxy = await proxyTo(Number(new URL(s.base).port));
+  const edge = f.edge({ server: proxy.url(), dataDir: f.dataDir('gatehouse-edge-why-') });
+  return {
+    proxy,
+    edge,
+    done() {
+      edge.stop();
+      proxy.close();
+    },
+  };
+}
 
 const row = async () => (await s.call('GET', `${controllersResource.api}/${controller}`, { token: admin })).body;
 
@@ -77,11 +75,7 @@ async function scheduleAt(groups: number[], scheduleId: (was: number, group: num
 
 describe('an offline edge on the console', () => {
   it('the snapshot the edge applied and when the server built it; the same after a reconnect that changes nothing; a bad applied is refused', async () => {
-    const proxy = await proxyTo(Number(new URL(s.base).port));
-    const dataDir = mkdtempSync(join(tmpdir(), 'gatehouse-edge-why-'));
-    dirs.push(dataDir);
-    const edge = startEdge({ server: proxy.url(), key, dataDir, backoff: { first: 50, max: 300 }, log: () => {} });
-    edges.push(edge);
+    const { proxy, edge, done } = await proxiedEdge();
     try {
       const held = await until('a snapshot', () => edge.link.online && edge.store.held);
       const builtAt = held.builtAt;
@@ -119,8 +113,7 @@ describe('an offline edge on the console', () => {
       // another client's administrator does not see the controller
       expect((await s.call('GET', `${controllersResource.api}/${controller}`, { token: harbourAdmin })).status).toBe(404);
     } finally {
-      edge.stop();
-      proxy.close();
+      done();
     }
   });
 
@@ -132,14 +125,18 @@ describe('an offline edge on the console', () => {
     const body = Object.fromEntries(Object.keys(doorsResource.fields).map((f) => [f, d[f] ?? null]));
     expect((await s.call('PUT', `${doorsResource.api}/${door}`, { token: admin, body: { ...body, entryZoneId: zone.body.id } })).status).toBe(200);
 
-    const proxy = await proxyTo(Number(new URL(s.base).port));
-    const dataDir = mkdtempSync(join(tmpdir(), 'gatehouse-edge-why-'));
-    dirs.push(dataDir);
-    const edge = startEdge({ server: proxy.url(), key, dataDir, backoff: { first: 50, max: 300 }, log: () => {} });
-    edges.push(edge);
+    const { proxy, edge, done } = await proxiedEdge();
     try {
       await until('the door in its zone at the edge', () => edge.link.online && edge.store.held?.snapshot.doors.find((x) => x.id === door)?.entryZoneId);
       expect((await row()).edgeSoftApb).toBe(1);
+      // online: hard as it is set
+      const softSaid = async () => ({
+        door: (await s.call('GET', `${API.doors}?size=500`, { token: admin })).body.items.find((x: { id: number }) => x.id === door).softApb,
+        zone: await s
+          .call('GET', `${ZONES}/${zone.body.id}`, { token: admin })
+          .then(({ body: z }) => ({ edgeSoftDoors: z.edgeSoftDoors, edgeSoftControllers: z.edgeSoftControllers })),
+      });
+      expect(await softSaid()).toEqual({ door: null, zone: { edgeSoftDoors: 0, edgeSoftControllers: null } });
       // a card the server grants at 18:30; its groups' schedule at the door moved to 08:00–18:00: denied there
       const index = await s.app.simulator.access.get(northwind);
       const at = local('18:30');
@@ -176,6 +173,8 @@ describe('an offline edge on the console', () => {
       expect(alarm.message).toContain(`anti-passback is soft at ${d.name} until it reconnects`);
       const off = await row();
       expect(off).toMatchObject({ edgeState: 'offline', edgeSoftApb: 1 });
+      // and so do the door on the doors screen's list and its zone on the zones list, until it reconnects
+      expect(await softSaid()).toEqual({ door: { controllers: off.name, since: off.edgeSince }, zone: { edgeSoftDoors: 1, edgeSoftControllers: off.name } });
 
       // offline at 18:30: denied by the snapshot it holds (outside schedule)
       const out = edge.swipe({ doorId: door, card, at, side: 'entry' });
@@ -211,13 +210,13 @@ describe('an offline edge on the console', () => {
       expect(steps.at(-1).detail).toContain('08:00–18:00');
       // and today's rules beside it: granted now
       expect(why.body.now).toMatchObject({ granted: true, reason: 'granted' });
-      // the row online again: no soft anti-passback said
+      // the row online again: no soft anti-passback said, on the door and its zone neither
       await until('online again', async () => (await row()).edgeState === 'online');
+      expect(await softSaid()).toEqual({ door: null, zone: { edgeSoftDoors: 0, edgeSoftControllers: null } });
       // another client's administrator gets 404
       expect((await s.call('GET', `${API.events}/${ev.id}/explain`, { token: harbourAdmin })).status).toBe(404);
     } finally {
-      edge.stop();
-      proxy.close();
+      done();
     }
   });
 

@@ -3,53 +3,35 @@
 // one Edge events lost while offline (1032) in their numbers' place, kept across a restart; back online, the server
 // takes it in place of the numbers it stands for, raises its alarm ("… lost while offline: N, from … to …"), and stores
 // what followed once and in order.
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { EVENT_CODES, controllersResource } from '../contract';
+import { EVENT_CODES } from '../contract';
 import { startTestServer, type TestServer } from '../server/testkit';
-import { startEdge, type Edge } from './main';
-import { proxyTo, until } from './testPeers';
+import { edgeOfFirstController, proxyTo, until, type EdgeFixture } from './testPeers';
 import type { JournalEntry } from './journal';
 
 const DAY = 86_400_000;
 let s: TestServer;
-let key: string;
+let f: EdgeFixture;
 let controller: number;
 let door: number;
-const dirs: string[] = [];
-const edges: Edge[] = [];
 
 beforeAll(async () => {
   s = await startTestServer();
-  const admin = await s.loginTo('admin', 'NORTHWIND');
-  const { rows } = await s.db.query<{ id: number; door_id: number }>(
-    `select c.id, min(r.door_id) as door_id from controllers c join card_readers r on r.controller_id = c.id join clients k on k.id = c.client_id
-      where k.code = 'NORTHWIND' group by c.id order by c.id limit 1`,
-  );
-  [controller, door] = [Number(rows[0].id), Number(rows[0].door_id)];
-  const made = await s.call('POST', `${controllersResource.api}/${controller}/edge-key`, { token: admin, body: {} });
-  expect(made.status).toBe(200);
-  key = made.body.apiKey;
+  f = await edgeOfFirstController(s);
+  ({ controller, door } = f);
 }, 60_000);
 afterAll(async () => {
-  for (const e of edges) e.stop();
-  await s?.close();
-  for (const d of dirs) rmSync(d, { recursive: true, force: true });
+  await (f ? f.close() : s?.close());
 });
 
 describe('the journal’s 30 days', () => {
   it('drops undelivered events past 30 days offline, counted; the server takes the gap event in their place and raises its alarm', async () => {
     const proxy = await proxyTo(Number(new URL(s.base).port));
-    const dataDir = mkdtempSync(join(tmpdir(), 'h2-edge-age-'));
-    dirs.push(dataDir);
+    const dataDir = f.dataDir('h2-edge-age-');
     let clock = Date.now();
-    const start = (server: string) => {
-      const e = startEdge({ server, key, dataDir, now: () => clock, backoff: { first: 50, max: 300 }, log: () => {} });
-      edges.push(e);
-      return e;
-    };
+    const start = (server: string) => f.edge({ server, dataDir, now: () => clock });
     try {
       let edge = start(proxy.url());
       await until('online', () => edge.link.online && edge.store.held);
@@ -110,11 +92,9 @@ describe('the journal’s 30 days', () => {
 
   it('an edge offline and idle drops them on its own timer, journaling nothing new', async () => {
     const proxy = await proxyTo(Number(new URL(s.base).port));
-    const dataDir = mkdtempSync(join(tmpdir(), 'h2-edge-idle-'));
-    dirs.push(dataDir);
+    const dataDir = f.dataDir('h2-edge-idle-');
     let clock = Date.now();
-    const edge = startEdge({ server: proxy.url(), key, dataDir, now: () => clock, journalCheckMs: 50, backoff: { first: 50, max: 300 }, log: () => {} });
-    edges.push(edge);
+    const edge = f.edge({ server: proxy.url(), dataDir, now: () => clock, journalCheckMs: 50 });
     try {
       await until('online', () => edge.link.online && edge.store.held);
       await until('nothing left to send', () => edge.journal.pendingCount() === 0);

@@ -1,6 +1,12 @@
 // What the edge tests share (edge/edge.test.ts, edge/doorIo.test.ts, server/edge/readerRoutes.test.ts): waiting for a
-// thing with a deadline (never a sleep in its place), and a TCP proxy that cuts the site's network.
+// thing with a deadline (never a sleep in its place), a TCP proxy that cuts the site's network, and the controller an
+// edge test runs as (its key issued on the real server, its edges and data directories cleaned up after the file).
+import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer, type Server, type Socket, connect as netConnect } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { controllersResource } from '../contract';
+import { startEdge, type Edge, type EdgeOptions } from './main';
 
 /** `fn` until it answers something, polled every 50 ms; fails naming `what` after `ms` (10 s unless said). */
 export async function until<T>(what: string, fn: () => T | Promise<T>, ms = 10_000): Promise<NonNullable<T>> {
@@ -95,3 +101,70 @@ export async function proxyTo(port: number) {
     },
   };
 }
+
+/** What the fixture uses of the server's test kit (server/testkit.ts TestServer; edge/ imports nothing of server/). */
+interface ServerUnderTest {
+  base: string;
+  db: { query<T>(sql: string, params?: unknown[]): Promise<{ rows: T[] }> };
+  call(method: string, path: string, opts: { token?: string; body?: unknown }): Promise<{ status: number; body: any }>;
+  loginTo(username: string, client: string): Promise<string>;
+  close(): Promise<void>;
+}
+
+/**
+ * The controller an edge test runs as, on a test server `s` already started: Northwind's first controller with card
+ * readers and its first door (or what `pick` chooses, its own setup done), its edge key issued by Northwind's
+ * administrator. `edge()` starts an edge on it in a new data directory (reconnecting fast); `close()` stops every edge
+ * started, closes the server and removes the data directories.
+ */
+export async function edgeOfFirstController(s: ServerUnderTest, pick?: (northwind: number, admin: string) => Promise<{ controller: number; door: number }>) {
+  const northwind = Number((await s.db.query<{ id: number }>(`select id from clients where code = 'NORTHWIND'`)).rows[0].id);
+  const admin = await s.loginTo('admin', 'NORTHWIND');
+  const first = async () => {
+    const { rows } = await s.db.query<{ id: number; door_id: number }>(
+      `select c.id, min(r.door_id) as door_id from controllers c join card_readers r on r.controller_id = c.id
+        where c.client_id = $1 group by c.id order by c.id limit 1`,
+      [northwind],
+    );
+    return { controller: Number(rows[0].id), door: Number(rows[0].door_id) };
+  };
+  const { controller, door } = await (pick ?? first)(northwind, admin);
+  const made = await s.call('POST', `${controllersResource.api}/${controller}/edge-key`, { token: admin, body: {} });
+  if (made.status !== 200) throw new Error(`the edge key of controller ${controller}: ${made.status} ${JSON.stringify(made.body)}`);
+  const dirs: string[] = [];
+  const edges: Edge[] = [];
+  return {
+    northwind,
+    admin,
+    controller,
+    door,
+    key: made.body.apiKey as string,
+    dirs,
+    edges,
+    /** A new data directory, removed by close(). */
+    dataDir(prefix = 'gatehouse-edge-') {
+      const dir = mkdtempSync(join(tmpdir(), prefix));
+      dirs.push(dir);
+      return dir;
+    },
+    /** An edge of this controller (its key, on `s` unless `server` says otherwise), stopped by close(). */
+    edge(opts: Partial<EdgeOptions> = {}) {
+      const e = startEdge({
+        server: s.base,
+        key: made.body.apiKey,
+        backoff: { first: 50, max: 300 },
+        log: () => {},
+        ...opts,
+        dataDir: opts.dataDir ?? this.dataDir(),
+      });
+      edges.push(e);
+      return e;
+    },
+    async close() {
+      for (const e of edges) e.stop();
+      await s.close();
+      for (const d of dirs) rmSync(d, { recursive: true, force: true });
+    },
+  };
+}
+export type EdgeFixture = Awaited<ReturnType<typeof edgeOfFirstController>>;

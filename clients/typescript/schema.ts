@@ -9342,6 +9342,10 @@ export interface paths {
                                 lastChangedAt: string | null;
                                 mode?: string;
                                 name: string;
+                                softApb?: {
+                                    controllers: string;
+                                    since: string | null;
+                                } | null;
                                 status: string;
                             }[];
                             page: number;
@@ -23764,6 +23768,8 @@ export interface components {
             clientId: number;
             createdAt: string;
             description: string | null;
+            edgeSoftControllers?: string | null;
+            edgeSoftDoors?: number | null;
             forgiveMinutes: number;
             id: number;
             name: string;

@@ -27,6 +27,10 @@ export const accessZonesResource = defineResource({
     description: text({ max: 500, widget: 'textarea', search: true }),
     antiPassback: choice(ANTI_PASSBACK, { label: 'Anti-passback', required: true, default: 'off', filter: true, sort: true }),
     forgiveMinutes: number({ label: 'Forgive after (minutes)', required: true, min: 0, max: 10_080, default: 0, help: '0: never forgiven by time' }),
+    // issue 47 (server/edge/keys.ts): a hard zone's doors on a Gatehouse Edge controller that is offline are soft until
+    // it reconnects (the edge knows nobody's presence elsewhere): how many, and which controllers
+    edgeSoftDoors: number({ label: 'Doors soft while their edge is offline', virtual: true, readOnly: true }),
+    edgeSoftControllers: text({ label: 'Edge controllers offline', max: 400, virtual: true, readOnly: true }),
   },
   list: { title: ['name'], columns: ['antiPassback', 'forgiveMinutes', 'description', 'updatedAt'], sort: ['name', 'asc'] },
   form: [

@@ -11,6 +11,8 @@ export default {
   'resource.accessZones.choice.antiPassback.hard': '硬（拒绝）',
   'resource.accessZones.field.forgiveMinutes': '多少分钟后重置',
   'resource.accessZones.help.forgiveMinutes': '0：不按时间重置',
+  'resource.accessZones.field.edgeSoftDoors': 'Edge 离线时防潜回为软模式的门数',
+  'resource.accessZones.field.edgeSoftControllers': '离线的 Edge 控制器',
   'resource.accessZones.form.0.title': '区域',
   'resource.accessZones.form.0.description': '门通过进入读卡器通往区域，通过离开读卡器离开区域（在门上设置）。',
 } satisfies Record<string, string>;

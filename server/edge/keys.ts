@@ -11,6 +11,7 @@ import type { Db } from '../db/db';
 import type { CrudContext, ResourceHooks } from '../crud/hooks';
 import { HttpError, fill } from '../http/kit';
 import { tenant } from '../db/tenant';
+import { SOFT_APB_DOORS } from '../db/queries/doors';
 
 /** The role an edge controller's account holds (the device interface's). */
 export const EDGE_ROLE = 'device-ingest';
@@ -39,6 +40,14 @@ const EDGE_SUMMARY = `(select case when e.connected_at is not null and e.disconn
     || ', ' || e.pending || ' buffered' || coalesce(', edge ' || e.edge_version, '')
     || coalesce(', snapshot built ' || to_char(e.applied_built_at at time zone 'UTC', 'YYYY-MM-DD HH24:MI') || ' UTC', '')
   from edge_controllers e where e.controller_id = t.id)`;
+
+/** Access zones (issue 47): a hard zone's doors on an edge controller that is offline (soft until it reconnects). */
+export const zoneHooks: ResourceHooks = {
+  select: {
+    edgeSoftDoors: `(select count(distinct s.door_id)::int from ${SOFT_APB_DOORS} s where s.zone_id = t.id and s.client_id = t.client_id)`,
+    edgeSoftControllers: `(select string_agg(distinct s.controller_name, ', ') from ${SOFT_APB_DOORS} s where s.zone_id = t.id and s.client_id = t.client_id)`,
+  },
+};
 
 /** The controllers' edge-key actions; a rotated or revoked key's connection is dropped by the change notice that
  *  follows the commit (server/edge/index.ts), its session ended here. */

@@ -84,6 +84,7 @@ export function doorRoutes(
       divisionName: r.division_name ?? null,
       lastChangedAt: iso(r.last_changed_at),
       heldBy: r.mode === 'locked-down' ? null : threatHold(facts.get(r.id), now),
+      softApb: r.soft_apb_controllers ? { controllers: r.soft_apb_controllers, since: iso(r.soft_apb_since) } : null,
     }));
     return { items, total: items.length, page: 0, size: items.length };
   });

@@ -22,7 +22,7 @@ import { elevatorMaskHooks } from './elevatorMasks';
 import { credentialStoreHooks } from './settings';
 import { reportJobHooks } from './reportJobs';
 import { firmwareHooks } from './firmware';
-import { controllerHooks } from '../edge/keys';
+import { controllerHooks, zoneHooks } from '../edge/keys';
 import { alarmShelvingHooks } from '../alarms/hooks';
 import { watchlistEntryHooks } from './watchlist';
 import { leaveHooks } from './leave';
@@ -59,6 +59,7 @@ export const resourceHooks = (
   reportJobs: reportJobHooks,
   firmware: firmwareHooks,
   controllers: controllerHooks(),
+  accessZones: zoneHooks,
   alarmShelvings: alarmShelvingHooks(publish),
   visitorWatchlist: watchlistEntryHooks,
   leave: leaveHooks(publish, { log: opts.log }),

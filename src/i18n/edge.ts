@@ -1,5 +1,5 @@
-// Issue 47: the zh-CN words of the controllers list's Edge column (src/resources/controllers.ts edgeCell), spread into
-// ./text.ts.
+// Issue 47: the zh-CN words of the controllers list's Edge column (src/resources/controllers.ts edgeCell) and of the
+// doors and access zones whose hard anti-passback is soft while their edge controller is offline, spread into ./text.ts.
 export const zhEdgeText: Record<string, string> = {
   'online since {at}': '自 {at} 起在线',
   online: '在线',
@@ -26,4 +26,7 @@ export const zhEdgeText: Record<string, string> = {
   '{n} d': '{n} 天',
   'anti-passback soft at 1 door': '1 扇门的反潜回为软模式',
   'anti-passback soft at {n} doors': '{n} 扇门的反潜回为软模式',
+  '{label}: soft at 1 door while {controllers} is offline': '{label}：{controllers} 离线期间 1 扇门为软模式',
+  '{label}: soft at {n} doors while {controllers} is offline': '{label}：{controllers} 离线期间 {n} 扇门为软模式',
+  'Anti-passback soft while {controllers} is offline': '{controllers} 离线期间防潜回为软模式',
 };

@@ -17,7 +17,8 @@ import { resourceWords, titleOfColumn, type Resource } from './defineResource';
 import { udfColumns, useUserFieldDefs } from './userFieldDefs';
 import { useViewActor } from '../hooks/useViewActor';
 import { useChangeNotices, type NoticeSource } from '../hooks/useChangeNotices';
-import { HEADER_HEIGHT, ROW_HEIGHT, cellText, columnHeader, primaryHeader, type ColumnSort } from './listColumns';
+import { HEADER_HEIGHT, ROW_HEIGHT, cellText, columnHeader, primaryHeader, wrappedHeight, wrappedWidth, type ColumnSort } from './listColumns';
+import { useIsMobile } from '../hooks/useMediaQuery';
 import { primaryCellRenderer } from './ListRowHead';
 import { ListToolbar } from './ListToolbar';
 import { ListFooter } from './ListFooter';
@@ -102,7 +103,17 @@ export function ResourceList<T extends { id: number }>({
   const defs = useUserFieldDefs(!!resource.declaration?.extensible);
   const columns = useMemo(() => [...resource.columns, ...udfColumns<T>(defs)], [resource.columns, defs]);
   const [chosenWidths, setWidths] = useState<number[]>(() => [resource.primary.width ?? 260, ...resource.columns.map((c) => c.width ?? 150)]); // visual: the column widths dragged
-  const widths = useMemo(() => [chosenWidths[0], ...columns.map((c, i) => chosenWidths[i + 1] ?? c.width ?? 150)], [chosenWidths, columns]);
+  const mobile = useIsMobile();
+  const widths = useMemo(
+    () => [
+      chosenWidths[0],
+      ...columns.map((c, i) => {
+        const w = chosenWidths[i + 1] ?? c.width ?? 150;
+        return c.wrap ? wrappedWidth(w, chosenWidths[0], mobile, window.innerWidth) : w;
+      }),
+    ],
+    [chosenWidths, columns, mobile],
+  );
 
   const selected = useMemo(() => new Set(selection), [selection]);
   const setSelection = (ids: number[]) => list.send({ type: 'list.selectionChanged', ids });
@@ -159,7 +170,12 @@ export function ResourceList<T extends { id: number }>({
     }
   });
 
-  const tableHeight = `min(${TABLE_MAX_HEIGHT_VH}vh, ${HEADER_HEIGHT + Math.max(items.length, 3) * ROW_HEIGHT + 16}px)`;
+  // a row as tall as its wrapped cells need (their text whole), the others one line
+  const rowHeights = columns.some((c) => c.wrap)
+    ? items.map((row) => Math.max(ROW_HEIGHT, ...columns.map((c, i) => (c.wrap ? wrappedHeight(cellText(c, row), widths[i + 1]) : 0))))
+    : undefined;
+  const rowsHeight = (rowHeights ?? []).reduce((a, h) => a + h, 0) + Math.max(0, Math.max(items.length, 3) - (rowHeights?.length ?? 0)) * ROW_HEIGHT;
+  const tableHeight = `min(${TABLE_MAX_HEIGHT_VH}vh, ${HEADER_HEIGHT + rowsHeight + 16}px)`;
 
   return (
     <div className="gh-list" data-testid={`${resource.name}-list`} aria-busy={busy || undefined}>
@@ -194,6 +210,7 @@ export function ResourceList<T extends { id: number }>({
           <Table2
             numRows={items.length}
             defaultRowHeight={ROW_HEIGHT}
+            rowHeights={rowHeights}
             columnWidths={widths}
             onColumnWidthChanged={(i, w) => setWidths(() => widths.map((x, j) => (j === i ? w : x)))}
             enableColumnResizing
@@ -234,7 +251,11 @@ export function ResourceList<T extends { id: number }>({
                   columnHeaderCellRenderer={columnHeader(columnSort, zoned(titleOfColumn(c), c.zoned), c.field, c.sortable !== false)}
                   cellRenderer={(i) => {
                     const row = items[i];
-                    return <Cell>{row ? (c.render ? c.render(row) : cellText(c, row)) : ''}</Cell>;
+                    return (
+                      <Cell wrapText={c.wrap} className={c.wrap ? 'gh-cell--wrap' : undefined}>
+                        {row ? (c.render ? c.render(row) : cellText(c, row)) : ''}
+                      </Cell>
+                    );
                   }}
                 />
               )),

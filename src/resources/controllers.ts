@@ -4,7 +4,8 @@
 // column's header) and language (the server's `edge` text, in English and UTC, is kept for exports and the API): the
 // link since when with its buffered events and version (and, offline, its doors whose anti-passback is soft); the
 // snapshot the edge holds, its version and real age (since the server built it, as the edge reported applying it) and,
-// offline, for how long it has not been refreshed; its doors' degraded policy. Each fits its column at 1440 px.
+// offline, for how long it has not been refreshed; its doors' degraded policy. Each wraps in its column (the row as tall
+// as its lines), whole at 1440 px and on a phone.
 import { controllersResource } from '../../contract';
 import { getLocale, tx } from '../i18n';
 import { showDateTime } from '../ui/time';
@@ -92,14 +93,28 @@ export function degradedCell(r: EdgeParts): string {
   return join(counts.map(([p, n]) => tx('{policy} ({n} doors)', { policy: POLICY[p]?.() ?? p, n })));
 }
 
+/** An access zone's anti-passback (`label`, its choice's words) and, while its doors on an edge controller that is
+ *  offline are soft (contract accessZones edgeSoftDoors), how many and which controllers. */
+export function zoneApbCell(r: { edgeSoftDoors?: number | null; edgeSoftControllers?: string | null }, label: string): string {
+  const n = r.edgeSoftDoors ?? 0;
+  if (!n) return label;
+  const controllers = r.edgeSoftControllers ?? '';
+  return n === 1
+    ? tx('{label}: soft at 1 door while {controllers} is offline', { label, controllers })
+    : tx('{label}: soft at {n} doors while {controllers} is offline', { label, n, controllers });
+}
+
+/** A door's hard anti-passback soft while its edge controller is offline (contract DoorView softApb). */
+export const doorSoftApbText = (controllers: string) => tx('Anti-passback soft while {controllers} is offline', { controllers });
+
 export const controllers = fromDeclaration<any>(controllersResource, {
   primary: { width: 170 },
   columns: {
     ipAddress: { width: 110 },
     status: { width: 90 },
     firmware: { width: 110 },
-    edge: { width: 380, value: edgeCell, zoned: true },
-    edgeSnapshot: { width: 200, title: 'Snapshot', value: (r: EdgeParts) => snapshotCell(r) },
-    edgeDegraded: { width: 120, value: degradedCell },
+    edge: { width: 320, value: edgeCell, zoned: true, wrap: true },
+    edgeSnapshot: { width: 190, title: 'Snapshot', value: (r: EdgeParts) => snapshotCell(r), wrap: true },
+    edgeDegraded: { width: 120, value: degradedCell, wrap: true },
   },
 });

@@ -80,6 +80,8 @@ export interface ColumnDef<T> {
   render?: (row: T) => ReactNode;
   /** a column of instants: its header names the zone they are shown in (issue 10) */
   zoned?: boolean;
+  /** its text wraps on as many lines as it needs, the row as tall as them (a controller's Edge state), never cut */
+  wrap?: boolean;
   /** i18n key of the title (catalogue field label); without it the title is looked up by its English */
   titleKey?: string;
 }

@@ -7,6 +7,53 @@ import { tx } from '../i18n';
 
 export const ROW_HEIGHT = 34;
 export const HEADER_HEIGHT = 32;
+/** A wrapped cell's line and its padding above and below (src/styles/app.css .gh-cell--wrap). */
+export const WRAP_LINE_HEIGHT = 18;
+const WRAP_PAD = 16;
+/** A wrapped column's narrowest width on a phone, where it takes what the frozen first column leaves of the screen. */
+const WRAP_MIN_WIDTH = 160;
+
+let measurer: CanvasRenderingContext2D | null | undefined;
+/** The width of `text` in a list cell's font (13 px), measured where a canvas is, else estimated (a CJK glyph ~13 px). */
+function textWidth(text: string): number {
+  if (measurer === undefined) {
+    measurer = typeof document === 'undefined' ? null : (document.createElement('canvas').getContext?.('2d') ?? null);
+    if (measurer) measurer.font = `13px ${getComputedStyle(document.body).fontFamily || 'sans-serif'}`;
+  }
+  if (measurer) return measurer.measureText(text).width;
+  let w = 0;
+  for (const ch of text) w += /[\u2e80-\uffff]/.test(ch) ? 13 : 7;
+  return w;
+}
+
+/**
+ * The height a wrapped cell of `width` px needs for `text`: its words laid out line by line as the browser wraps them
+ * (at spaces, and between CJK glyphs), a line more when a word is wider than the cell.
+ */
+export function wrappedHeight(text: string, width: number): number {
+  if (!text) return ROW_HEIGHT;
+  const room = Math.max(20, width - 22); // the cell's padding and border
+  const words = text.match(/[\u2e80-\uffff]|[^\s\u2e80-\uffff]+\s*|\s+/g) ?? [];
+  let lines = 1;
+  let used = 0;
+  for (const w of words) {
+    const ww = textWidth(w.trimEnd());
+    if (used > 0 && used + ww > room) {
+      lines++;
+      used = 0;
+    }
+    used += textWidth(w);
+    while (used > room) {
+      lines++;
+      used -= room;
+    }
+  }
+  return Math.max(ROW_HEIGHT, lines * WRAP_LINE_HEIGHT + WRAP_PAD);
+}
+
+/** A wrapped column's width: as declared, but on a phone no wider than the screen beside the frozen first column. */
+export const wrappedWidth = (declared: number, primary: number, mobile: boolean, screen: number) =>
+  mobile ? Math.min(declared, Math.max(WRAP_MIN_WIDTH, screen - primary - 40)) : declared;
 
 export type SortDir = 'asc' | 'desc';
 export interface ColumnSort {

@@ -6,6 +6,7 @@ import { CATALOGUE, cardFormatsResource, resourceByName, type ResourceDeclaratio
 import { CardFormatTest } from './CardFormatTest';
 import { fromDeclaration, type Resource } from './defineResource';
 import { clients } from './clients';
+import { accessZones } from './accessZones';
 import { controllers } from './controllers';
 import { identities } from './identities';
 import { visitors } from './visitors';
@@ -18,6 +19,7 @@ const cardFormats = fromDeclaration<any>(cardFormatsResource, { formPanel: CardF
 const ADAPTED: Resource<any>[] = [
   clients,
   controllers,
+  accessZones,
   identities,
   visitors,
   roles,

@@ -12,7 +12,25 @@ export interface DoorListRow {
   division_id: number | null;
   division_name: string | null;
   last_changed_at: Date | string | null;
+  /** issue 47: its Gatehouse Edge controllers that are offline while it is in a zone of hard anti-passback (soft now) */
+  soft_apb_controllers: string | null;
+  soft_apb_since: Date | string | null;
 }
+
+/** Each controller's doors, those of its card readers, inputs and outputs: (controller_id, door_id). */
+const CONTROLLER_DOORS = `(select controller_id, door_id from card_readers union select controller_id, door_id from inputs where door_id is not null
+  union select controller_id, door_id from outputs where door_id is not null)`;
+/**
+ * Issue 47: the doors whose anti-passback is soft now (grant and log) though their zone's is hard: a door of a Gatehouse
+ * Edge controller that is not online (offline since, or never connected) decides at the edge, which knows nobody's
+ * presence elsewhere. Rows (client_id, door_id, zone_id, controller_name, since); the same rule as the Controllers
+ * row's count (server/edge/keys.ts edgeSoftApb) said per door and per zone.
+ */
+export const SOFT_APB_DOORS = `(select d.client_id, d.id door_id, z.id zone_id, c.name controller_name, e.disconnected_at since
+  from doors d join access_zones z on z.id in (d.entry_zone_id, d.exit_zone_id) and z.client_id = d.client_id and z.anti_passback = 'hard'
+  join ${CONTROLLER_DOORS} w on w.door_id = d.id
+  join edge_controllers e on e.controller_id = w.controller_id and (e.connected_at is null or e.disconnected_at is not null)
+  join controllers c on c.id = w.controller_id and c.client_id = d.client_id)`;
 
 /** Door-state events: forced/held/closed on the door's point, operators' commands and relocks on its strike output. */
 const STATE_CODES = [
@@ -30,7 +48,9 @@ export async function listDoors(db: Db, clientId: number, divisions: number[]): 
   const { rows } = await db.query<DoorListRow>(
     `select d.id, d.name, d.status, d.mode, d.division_id, v.name division_name, greatest(
       (select e.at from events e where e.client_id = d.client_id and e.event_point_id = 'door-' || d.id and e.event_code = any($1::int[]) order by e.id desc limit 1),
-      (select e.at from events e where e.client_id = d.client_id and e.event_point_id = 'output-' || d.id and e.event_code = any($1::int[]) order by e.id desc limit 1)) last_changed_at
+      (select e.at from events e where e.client_id = d.client_id and e.event_point_id = 'output-' || d.id and e.event_code = any($1::int[]) order by e.id desc limit 1)) last_changed_at,
+      (select string_agg(distinct s.controller_name, ', ') from ${SOFT_APB_DOORS} s where s.door_id = d.id and s.client_id = d.client_id) soft_apb_controllers,
+      (select min(s.since) from ${SOFT_APB_DOORS} s where s.door_id = d.id and s.client_id = d.client_id) soft_apb_since
     from doors d left join divisions v on v.id = d.division_id and v.client_id = d.client_id
     where ${tenant(params, clientId, 'd')} and (d.division_id is null or d.division_id = any($2::int[])) order by d.id`,
     params,

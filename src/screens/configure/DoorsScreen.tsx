@@ -10,7 +10,9 @@
 // a security operator may not open the threat levels screen. Issue 29: a door a threat level holds locked (the
 // server's list says so, `heldBy`, by the access engine's rule) is marked with the level's name, offers Lock only
 // (the server refuses the rest with 409) and says why on the row, as a locked-down door does. On a phone (≤ 600 px)
-// each door is a card (CSS, as the events: name, then state, division and last change, then its commands).
+// each door is a card (CSS, as the events: name, then state, division and last change, then its commands). Issue 47: a
+// door in a zone of hard anti-passback whose Gatehouse Edge controller is offline says its anti-passback is soft until
+// it reconnects (the server's list, `softApb`).
 import { getLocale, tx } from '../../i18n';
 import { useEffect, useMemo, useRef, useState } from 'react';
 import { Link } from 'react-router-dom';
@@ -28,6 +30,7 @@ import { attentionFirst, countDoors, doorStateOf, type LiveDoor } from './doorSt
 import { DoorsThreatPanel } from './DoorsThreatPanel';
 import { useLiveDoors } from './useLiveDoors';
 import { TableScroll } from '../../ui/TableScroll';
+import { doorSoftApbText } from '../../resources/controllers';
 
 const seconds = Math.round(DOOR_MOMENTARY_MS / 1000);
 const COMMANDS: Record<DoorCommand, { label: string; icon: 'lock' | 'unlock' | 'time'; done: string; title: string }> = {
@@ -283,6 +286,11 @@ export function DoorsScreen() {
                       {d.mode !== 'locked-down' && d.heldBy && (
                         <Tag intent="danger" icon="shield" className="gh-mr" data-testid="door-held">
                           {tx('Held by threat level {level}', { level: d.heldBy.name })}
+                        </Tag>
+                      )}
+                      {d.softApb && (
+                        <Tag intent="warning" icon="offline" multiline className="gh-mr" data-testid="door-soft-apb">
+                          {doorSoftApbText(d.softApb.controllers)}
                         </Tag>
                       )}
                       <span className="gh-doors__label">
