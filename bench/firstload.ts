@@ -23,8 +23,11 @@
 //     signIn (e2e/helpers.ts) do: everything the console needs comes over the wire.
 //   dashboard, after the form: the sign-in page loaded, the form filled and submitted; from the click until the
 //     dashboard's counts are on screen and the main thread is quiet, with the bytes fetched after the click.
-// Targets (issue 30): sign-in script ≤ 150 KB compressed, no task over 50 ms, interactive ≤ 0.6 s (median); the
-// dashboard after sign-in interactive ≤ 1.5 s (median, both ways). Each target is reported with its measured figure
+// Targets (issues 30 and 48): sign-in script ≤ 150 KB compressed, no task over 50 ms, interactive ≤ 0.6 s (median);
+// the dashboard after sign-in interactive ≤ 0.6 s (median, both ways), ≤ 200 KB of compressed script fetched before
+// it is interactive (the cold load with a stored token: everything it needs comes over the wire; a script counts when
+// its request was sent before the page was interactive; the most of any run), and no task of a
+// cold dashboard load over 50 ms of processor time (chromium's trace, as for the sign-in page). Each target is reported with its measured figure
 // and its own `met`; the overall `met` is true only when every one is. → bench/results/firstload.json
 import type { Browser } from 'playwright-core';
 import { DEMO_PASSWORD } from '../server/db/seed';
@@ -33,7 +36,8 @@ import { BENCH_DIST, benchChromium, benchChromiumPath, benchDb, benchServer, sum
 export const FIRST_LOAD_JS_TARGET_BYTES = 150 * 1024;
 export const LONGEST_TASK_TARGET_MS = 50;
 export const INTERACTIVE_TARGET_MS = 600;
-export const DASHBOARD_INTERACTIVE_TARGET_MS = 1500;
+export const DASHBOARD_INTERACTIVE_TARGET_MS = 600;
+export const DASHBOARD_SCRIPT_TARGET_BYTES = 200 * 1024;
 /** Who signs in for the dashboard figures: the security operator of one client, who lands on it. */
 const DASHBOARD_USER = 'operator';
 const DIST = BENCH_DIST;
@@ -60,6 +64,9 @@ const watch = (selector: string) => `(() => {
 
 interface Load {
   bytes: Record<string, number>;
+  /** The script asked for before the page was interactive (sent before it), as chromium counts it. */
+  scriptBytesBeforeInteractive: number;
+  scriptsBeforeInteractive: string[];
   requests: Record<string, number>;
   scripts: string[];
   readyMs: number;
@@ -140,7 +147,12 @@ async function load(browser: Browser, url: string, o: LoadOptions): Promise<{ co
   if (o.cpu) await cdp.send('Performance.enable');
   // the main thread's tasks with their processor time (`toplevel` alone: one event a task, light to record)
   if (o.cpu) await browser.startTracing(page, { categories: ['toplevel'] });
-  let seen = new Map<string, { url: string; type: string; encoding: string; fromCache: boolean; done: boolean }>();
+  let seen = new Map<string, { url: string; type: string; encoding: string; fromCache: boolean; done: boolean; bytes: number }>();
+  // when each request was sent (wall clock, ms): the script a page asked for before its mark was usable is what it waited for
+  const sentAt = new Map<string, number>();
+  cdp.on('Network.requestWillBeSent', (e) => {
+    if (!sentAt.has(e.requestId)) sentAt.set(e.requestId, e.wallTime * 1000);
+  });
   let bytes: Record<string, number> = {};
   let requests: Record<string, number> = {};
   cdp.on('Network.responseReceived', (e) => {
@@ -151,6 +163,7 @@ async function load(browser: Browser, url: string, o: LoadOptions): Promise<{ co
       encoding: h['content-encoding'] ?? 'identity',
       fromCache: Boolean(e.response.fromDiskCache),
       done: false,
+      bytes: 0,
     });
   });
   cdp.on('Network.requestServedFromCache', (e) => {
@@ -161,6 +174,7 @@ async function load(browser: Browser, url: string, o: LoadOptions): Promise<{ co
     const r = seen.get(e.requestId);
     if (!r || r.fromCache || e.encodedDataLength === 0) return;
     r.done = true;
+    r.bytes = e.encodedDataLength;
     const kind =
       r.type === 'Script' ? 'script' : r.type === 'Stylesheet' ? 'stylesheet' : r.type === 'Font' ? 'font' : r.type === 'Document' ? 'document' : 'other';
     bytes[kind] = (bytes[kind] ?? 0) + e.encodedDataLength;
@@ -175,14 +189,18 @@ async function load(browser: Browser, url: string, o: LoadOptions): Promise<{ co
     const m = await page.evaluate(() => {
       const w = (window as unknown as { __firstLoad: { ready: number; longTasks: [number, number][] } }).__firstLoad;
       const nav = performance.getEntriesByType('navigation')[0] as PerformanceNavigationTiming;
-      return { ready: w.ready, longTasks: w.longTasks, dcl: nav.domContentLoadedEventEnd };
+      return { ready: w.ready, longTasks: w.longTasks, dcl: nav.domContentLoadedEventEnd, origin: performance.timeOrigin };
     });
     const lastEnd = Math.max(0, ...m.longTasks.map(([s, d]) => s + d));
     const threadTime = o.cpu ? (await cdp.send('Performance.getMetrics')).metrics.find((x) => x.name === 'ThreadTime')?.value : undefined;
     const tasks = o.cpu && !traced ? tracedTasks(await browser.stopTracing()) : null;
     traced = true;
     const done = [...seen.values()].filter((r) => !r.fromCache);
+    const interactiveAt = m.origin + Math.max(m.ready, lastEnd);
+    const before = [...seen.entries()].filter(([id, r]) => r.done && r.type === 'Script' && (sentAt.get(id) ?? Infinity) <= interactiveAt);
     return {
+      scriptBytesBeforeInteractive: before.reduce((n, [, r]) => n + r.bytes, 0),
+      scriptsBeforeInteractive: before.map(([, r]) => new URL(r.url).pathname),
       bytes,
       requests,
       scripts: scriptsSeen(),
@@ -273,7 +291,7 @@ export async function firstload() {
     const dashboard: Load[] = [];
     const afterForm: AfterSignIn[] = [];
     for (let i = 0; i < RUNS; i++) {
-      dashboard.push((await load(browser, `${server.base}/`, { ready: DASHBOARD_READY, token })).cold);
+      dashboard.push((await load(browser, `${server.base}/`, { ready: DASHBOARD_READY, token, cpu: true })).cold);
       afterForm.push((await load(browser, url, { ready: SIGNIN_READY, signInAs: DASHBOARD_USER })).afterSignIn!);
     }
     const first = runs[0];
@@ -287,6 +305,8 @@ export async function firstload() {
     const taskCpuMs = Math.max(...traced.map((t) => t.mostCpuMs));
     const dashboardInteractive = summary(dashboard.map((r) => r.interactiveMs));
     const afterFormInteractive = summary(afterForm.map((r) => r.interactiveMs));
+    const dashboardScriptBytes = Math.max(...dashboard.map((r) => r.scriptBytesBeforeInteractive));
+    const dashboardTaskCpuMs = Math.max(...dashboard.map((r) => r.tasks!.mostCpuMs));
     const targets = {
       signInScriptBytes: judged(scriptBytes, FIRST_LOAD_JS_TARGET_BYTES),
       signInLongestTaskCpuMs: judged(taskCpuMs, LONGEST_TASK_TARGET_MS),
@@ -294,6 +314,8 @@ export async function firstload() {
       signInSectionChunks: judged(sectionChunks.length, 0),
       dashboardColdInteractiveP50Ms: judged(dashboardInteractive.p50, DASHBOARD_INTERACTIVE_TARGET_MS),
       dashboardAfterSignInInteractiveP50Ms: judged(afterFormInteractive.p50, DASHBOARD_INTERACTIVE_TARGET_MS),
+      dashboardColdScriptBytes: judged(dashboardScriptBytes, DASHBOARD_SCRIPT_TARGET_BYTES),
+      dashboardColdLongestTaskCpuMs: judged(dashboardTaskCpuMs, LONGEST_TASK_TARGET_MS),
     };
     return writeResult('firstload', {
       chromium: benchChromiumPath,
@@ -326,9 +348,12 @@ export async function firstload() {
           transferredBytes: dashboard[0].bytes,
           requests: dashboard[0].requests,
           scripts: dashboard[0].scripts,
+          scriptBytesBeforeInteractive: dashboard.map((r) => r.scriptBytesBeforeInteractive),
+          scriptsBeforeInteractive: dashboard[0].scriptsBeforeInteractive,
           interactiveMs: dashboardInteractive,
           countsReadyMs: summary(dashboard.map((r) => r.readyMs)),
-          longTasks: { longestMs: Math.max(...dashboard.map((r) => r.longestTaskMs)) },
+          longTasks: { longestMs: Math.max(...dashboard.map((r) => r.longestTaskMs)), traced: dashboard.map((r) => r.tasks), mostCpuMs: dashboardTaskCpuMs },
+          mainThreadCpuMs: summary(dashboard.map((r) => r.mainThreadCpuMs ?? 0)),
         },
         afterSignIn: {
           how: 'the sign-in page loaded and the form submitted; from the click until the counts are on screen and the main thread is quiet',
@@ -345,6 +370,8 @@ export async function firstload() {
         interactiveP50AtMostMs: INTERACTIVE_TARGET_MS,
         sectionChunksOnSignIn: 0,
         dashboardInteractiveP50AtMostMs: DASHBOARD_INTERACTIVE_TARGET_MS,
+        dashboardScriptBytesAtMost: DASHBOARD_SCRIPT_TARGET_BYTES,
+        dashboardLongestTaskCpuAtMostMs: LONGEST_TASK_TARGET_MS,
       },
       targets,
       met: Object.values(targets).every((t) => t.met),

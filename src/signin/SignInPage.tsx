@@ -4,7 +4,7 @@
 // operator's first key or click it fetches the console; on submit it mounts the console (hidden) with the typed draft,
 // whose own sign-in screen (src/screens/auth, the same form) sends the session the sign-in and takes over the screen.
 // An in-app return to /login (sign-out, expiry) is the console's own screen.
-import { StrictMode, useEffect, useState } from 'react';
+import { startTransition, StrictMode, useEffect, useState } from 'react';
 import { createRoot } from 'react-dom/client';
 import { API } from '../../contract/api';
 import { handDraft, onDraftTaken } from './handover';
@@ -138,9 +138,13 @@ export function startSignInPage(root: HTMLElement, variant: AuthVariant, locale:
       mount(host);
     });
 
-  pageRoot.render(
-    <StrictMode>
-      <SignInPage variant={variant} locale={locale} handOver={handOver} />
-    </StrictMode>,
+  // a transition: React renders the page in slices that yield to the browser (a few ms each), so the first render,
+  // which also compiles React's code on its first calls, is no long task (issue 30: no task over 50 ms)
+  startTransition(() =>
+    pageRoot.render(
+      <StrictMode>
+        <SignInPage variant={variant} locale={locale} handOver={handOver} />
+      </StrictMode>,
+    ),
   );
 }

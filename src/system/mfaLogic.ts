@@ -2,15 +2,17 @@
 // (src/api/mfa.ts) and, for passkeys, the browser's WebAuthn ceremony (@simplewebauthn/browser): the server's options
 // go to navigator.credentials.create / get, and what the authenticator answers goes back to the server to check.
 import { fromPromise } from 'xstate';
-import { startAuthentication, startRegistration } from '@simplewebauthn/browser';
 import { mfaSignInMachine, type EnrolmentAnswer } from '../../machines/session.mfa';
 import type { Authenticated } from '../../machines/session.types';
 import * as mfa from '../api/mfa';
 
+/** The WebAuthn ceremony's library, fetched when a passkey is first used (issue 48: not with the console's first load). */
+const webauthn = () => import('@simplewebauthn/browser');
+
 /** Registers a passkey: the server's options (for a sign-in's ticket, or confirmed again), the browser's ceremony, the server's check. */
 export async function makePasskey(body: { ticket: string } | mfa.Confirmation, name?: string) {
   const optionsJSON = await mfa.passkeyOptions(body);
-  const response = await startRegistration({ optionsJSON });
+  const response = await (await webauthn()).startRegistration({ optionsJSON });
   return mfa.registerPasskey(response, 'ticket' in body ? body.ticket : undefined, name);
 }
 
@@ -25,7 +27,7 @@ export const passkeySignInLogic = (clock: () => number) =>
     const optionsJSON = await mfa.passkeySignInOptions(client);
     let response;
     try {
-      response = await startAuthentication({ optionsJSON });
+      response = await (await webauthn()).startAuthentication({ optionsJSON });
     } catch {
       throw new Error('No passkey was given: try again, or sign in with your password');
     }
@@ -43,7 +45,7 @@ export function mfaSignInLogic(clock: () => number) {
       verifyCode: fromPromise(async ({ input }: { input: { ticket: string; code: string } }) => withNow(await mfa.secondFactor(input.ticket, input.code))),
       signInWithPasskey: fromPromise(async ({ input }: { input: { ticket: string } }) => {
         const optionsJSON = await mfa.assertionOptions(input.ticket);
-        const response = await startAuthentication({ optionsJSON });
+        const response = await (await webauthn()).startAuthentication({ optionsJSON });
         return withNow(await mfa.signInWithPasskey(input.ticket, response));
       }),
       beginTotp: fromPromise(({ input }: { input: { ticket: string } }) => mfa.beginTotp(input.ticket)),

@@ -1,7 +1,7 @@
 // Pages of widgets per user (user.dashboardPages), fed by the dashboard endpoint (live: useLiveDashboard). Issue 10:
 // the server answers only the parts the user may see (the privilege of the screen owning the data), and a widget is
 // drawn only when its part arrived; the charts (recharts) load lazily, so only this screen pays for them.
-import { lazy, Suspense, useMemo, useState, type ReactNode } from 'react';
+import { lazy, Suspense, useEffect, useMemo, useState, type ReactNode } from 'react';
 import { Link } from 'react-router-dom';
 import { Button, Callout, Card, HTMLTable, Icon, NonIdealState, Spinner, Tab, Tabs, Tag, type IconName } from '@blueprintjs/core';
 import { useSelector } from '@xstate/react';
@@ -161,6 +161,12 @@ function ChartCard({
   aside?: ReactNode;
   children: ReactNode;
 }) {
+  const painted = useAfterFirstPaint();
+  const spinner = (
+    <div className="gh-dash__chart-loading">
+      <Spinner size={20} />
+    </div>
+  );
   return (
     <Card className="gh-dash__chart" data-testid={`widget-${id}`}>
       <h5 className="bp6-heading gh-card-title">
@@ -170,17 +176,26 @@ function ChartCard({
         </Link>
         {aside && <span className="gh-card-title__aside bp6-text-muted">{aside}</span>}
       </h5>
-      <Suspense
-        fallback={
-          <div className="gh-dash__chart-loading">
-            <Spinner size={20} />
-          </div>
-        }
-      >
-        {children}
-      </Suspense>
+      <Suspense fallback={spinner}>{painted ? children : spinner}</Suspense>
     </Card>
   );
+}
+
+/** True from the frame after the one that first drew the caller (issue 48: the charts' code, recharts and d3, is
+ *  fetched once the dashboard's counts are on screen, not before). */
+function useAfterFirstPaint(): boolean {
+  const [painted, setPainted] = useState(false); // visual: the first frame is drawn
+  useEffect(() => {
+    let timer = 0;
+    const frame = requestAnimationFrame(() => {
+      timer = window.setTimeout(() => setPainted(true));
+    });
+    return () => {
+      cancelAnimationFrame(frame);
+      clearTimeout(timer);
+    };
+  }, []);
+  return painted;
 }
 
 function Widget({ id, data }: { id: string; data: DashboardSummary }) {
