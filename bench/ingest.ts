@@ -337,6 +337,8 @@ export async function rawReference(db: Db, seconds: number, startRows = 0) {
       nulls,
       nulls,
       nulls,
+      nulls,
+      nulls,
     ];
   };
   // the pipeline's own statement, into the scratch table (one row back, as the pipeline reads it)

@@ -26,6 +26,16 @@ export function fillTemplate(template: string, values: SentenceValues): string {
   return template.replace(/\{(\w+)\}/g, (m, k: string) => (k in values ? String(values[k]) : m));
 }
 
+/**
+ * A sentence with values: `fill('access.notInside', 'That person is not inside {zone}', { zone })`. Its `message` is the
+ * English (the API's language, what integrators read); its key and values travel beside it (a refusal's body, a
+ * violation, an event), and the console says it in the reader's language by the key (src/i18n/sentences.ts holds each
+ * key's zh-CN; src/i18n/i18n.test.ts reads every fill( of server/ and fails on a key without one). One template a key.
+ */
+export function fill(code: string, template: string, values: SentenceValues): Sentence {
+  return { message: fillTemplate(template, values), code, values };
+}
+
 /** One entry of a refusal's `violations`: a field and what is wrong with it, its sentence's key and values when it has them. */
 export const ViolationBody = object({ field: string(), message: string(), code: optional(SentenceKey), values: optional(SentenceValues) });
 

@@ -18,6 +18,7 @@ import {
   type Infer,
   type Struct,
 } from 'superstruct';
+import { SentenceKey, SentenceValues } from './messages';
 
 // ---------- services and destinations ----------
 
@@ -171,6 +172,10 @@ export const Event = type({
   eventPointName: defaulted(nullable(string()), null),
   eventSourceName: defaulted(nullable(string()), null),
   message: defaulted(string(), ''),
+  /** Issue 48: the message's key and values (contract/messages.ts), which the console says in the operator's language;
+   *  absent on an event stored before they were kept (its English `message` alone). */
+  messageCode: optional(SentenceKey),
+  messageValues: optional(SentenceValues),
   alert: boolean(),
   acknowledge: defaulted(boolean(), false),
   process: defaulted(boolean(), false),

@@ -2,7 +2,7 @@
 // console in Chinese, with its count kept and its words translated (src/i18n/sentences.ts), never as the server's
 // English.
 import { expect, test } from './fixtures';
-import { shot, signInTo } from './helpers';
+import { bearer, shot, signIn, signInTo } from './helpers';
 
 test('zh-CN: a refusal the server words with values is said in Chinese, its numbers kept', async ({ page }) => {
   test.setTimeout(120_000);
@@ -22,6 +22,43 @@ test('zh-CN: a refusal the server words with values is said in Chinese, its numb
     await expect(tree.locator('[data-testid="division"][aria-label="Security"]')).toBeVisible(); // kept
     await shot(page, 'i18n-sentence-zh-1440');
   } finally {
+    await page.request.put('/idp/1.0/me/settings', { headers: auth, data: { locale: 'en' } });
+  }
+});
+
+// Issue 48: an event the server makes (a door command) is stored with its message's key and values, and the live
+// events list and the history say it in the operator's language; the English stays the API's.
+test('zh-CN: an event message the server makes is said in Chinese, in the live list and in the history', async ({ page }) => {
+  test.setTimeout(120_000);
+  await signIn(page, 'operator');
+  const auth = await bearer(page);
+  expect((await page.request.put('/idp/1.0/me/settings', { headers: auth, data: { locale: 'zh-CN' } })).status()).toBe(200);
+  const door = (await (await page.request.get('/event/manage/doors', { headers: auth })).json()).items.find(
+    (d: { name: string }) => d.name === 'Finance Vault',
+  );
+  try {
+    await page.goto('/monitor/events');
+    await expect(page.locator('html')).toHaveAttribute('lang', 'zh-CN');
+    await expect(page.getByTestId('event-row').first()).toBeVisible();
+    const sent = await page.request.post(`/event/manage/doors/${door.id}/commands`, { headers: auth, data: { command: 'unlock', force: true } });
+    expect(sent.status()).toBe(200);
+    const event = await sent.json();
+    expect(event).toMatchObject({
+      message: expect.stringMatching(/^Door unlocked at Finance Vault by operator/),
+      messageCode: expect.stringMatching(/^event\.atDoorBy/),
+    });
+    // live, over STOMP
+    const row = page.getByTestId('event-row').filter({ hasText: 'Finance Vault：门已解锁，操作人 operator' }).first();
+    await expect(row).toBeVisible();
+    await expect(row).not.toContainText('Door unlocked');
+    await shot(page, 'i18n-event-zh-1440');
+    // stored, over REST
+    await page.goto('/report/event?q=Finance+Vault');
+    const report = page.getByTestId('event-report');
+    await expect(report.getByText('Finance Vault：门已解锁，操作人 operator').first()).toBeVisible();
+    await expect(report.getByText(event.message, { exact: true })).toHaveCount(0);
+  } finally {
+    await page.request.post(`/event/manage/doors/${door.id}/commands`, { headers: auth, data: { command: 'lock', force: true } });
     await page.request.put('/idp/1.0/me/settings', { headers: auth, data: { locale: 'en' } });
   }
 });

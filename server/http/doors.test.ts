@@ -6,7 +6,7 @@
 // run on a SimulatedClock here, so time moves without waiting).
 import { SimulatedClock } from 'xstate';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { API, DESTINATIONS, DOOR_MOMENTARY_MS, EVENT_CODES, Refusal, SOCKJS_PREFIX, threatLevelsResource, validate } from '../../contract';
+import { API, DESTINATIONS, DOOR_MOMENTARY_MS, EVENT_CODES, Event, Refusal, SOCKJS_PREFIX, threatLevelsResource, validate } from '../../contract';
 import type { HardwareSimulator } from '../simulator/hardware';
 import { startTestServer, type TestServer } from '../testkit';
 import { connected, waitFor, type TestClient } from '../realtime/testkit';
@@ -154,6 +154,14 @@ describe('door commands', () => {
       1,
     );
     expect(await footprint(door)).toEqual({ status: 'unlocked', events: was.events + 1, audit: was.audit + 1 });
+    // issue 48: its message is a sentence with its key and values, stored and answered beside the English (the
+    // command's answer and the history, as the contract's Event says)
+    const said = { messageCode: 'event.atDoorBy', messageValues: { event: 'Door unlocked', door: r.body.eventSourceName, actor: 'operator' } };
+    expect(r.body).toMatchObject({ message: `Door unlocked at ${r.body.eventSourceName} by operator`, ...said });
+    const history = await s.call('GET', `${API.events}?size=5&sort=id,desc`, { token: operator });
+    const stored = history.body.items.find((e: any) => e.id === r.body.id);
+    expect(stored).toMatchObject({ message: r.body.message, ...said });
+    expect(validate(stored, Event).ok).toBe(true);
     expect(
       await s.count(`select 1 from audit_log where entity = 'door' and entity_id = $1 and action = 'unlock' and actor = 'operator' and client_id = $2`, [
         String(door),

@@ -4,7 +4,7 @@
 // It imports contract/ and libraries only (server/http/kit.test.ts): the audit trail of a request is
 // server/audit/trail.ts, the list window's SQL server/db/queries/list.ts.
 import type { FastifyRequest } from 'fastify';
-import { ListQuery, PAGE_SIZE, fillTemplate, parseSort, validate, type PrivilegeEntry, type Sentence, type Violation } from '../../contract';
+import { ListQuery, PAGE_SIZE, fill, parseSort, validate, type PrivilegeEntry, type Sentence, type Violation } from '../../contract';
 import type { Struct } from 'superstruct';
 
 export interface Principal {
@@ -30,16 +30,8 @@ declare module 'fastify' {
   }
 }
 
-/**
- * A sentence with values: `fill('access.notInside', 'That person is not inside {zone}', { zone })`. Its `message` is the
- * English (the API's language, what integrators read); its key and values travel beside it in the refusal body (and
- * in a violation, an event), and the console says it in the reader's language by the key (src/i18n/sentences.ts
- * holds each key's zh-CN; src/i18n/i18n.test.ts reads every fill( of server/ and fails on a key without one). Keys
- * follow the catalogue's scheme (contract/messages.ts): `area.whatIsSaid`, one template a key.
- */
-export function fill(code: string, template: string, values: Record<string, string | number>): Sentence {
-  return { message: fillTemplate(template, values), code, values };
-}
+/** A sentence with values (contract/messages.ts fill): the English with its key and values beside it. */
+export { fill };
 /** What a refusal says: plain English, or a sentence with values (fill). */
 export type Said = string | Sentence;
 const englishOf = (said: Said) => (typeof said === 'string' ? said : said.message);

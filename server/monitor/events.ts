@@ -1,6 +1,6 @@
 // An event as the pipeline takes it in (EventInput), as it is stored and read back (eventOfRow), and who hears it
 // published (server/monitor/pipeline.ts).
-import type { Event } from '../../contract';
+import type { Event, Sentence, SentenceValues } from '../../contract';
 import { iso } from '../db/values';
 
 /** Who hears a publish beyond the tenant: only these users, only sessions that may see this division (null: any). */
@@ -19,6 +19,9 @@ export interface EventInput {
   pointId?: string;
   pointName?: string | null;
   message: string;
+  /** issue 48: the message as a sentence (fill): its key and values, which the console says in the operator's language */
+  messageCode?: string;
+  messageValues?: SentenceValues;
   /** the controller a device message came from (its division is the event's) */
   controllerId?: number;
   /** a decided swipe: who, granted or denied and why, and what was presented (the Why? drawer decides it again) */
@@ -34,7 +37,14 @@ export interface EventInput {
 }
 
 export const EVENT_COLS = `e.id, e.client_id, e.event_code, e.event_source_id, e.event_source_name, e.event_point_id, e.event_point_name,
-  e.message, e.alert, e.priority, e.at, a.state as alarm_state, a.instructions`;
+  e.message, e.message_code, e.message_values, e.alert, e.priority, e.at, a.state as alarm_state, a.instructions`;
+
+/** An event's message made with fill(): its English, key and values, for an EventInput (`{ eventCode, …said(fill(…)) }`). */
+export const said = (s: Sentence): Pick<EventInput, 'message' | 'messageCode' | 'messageValues'> => ({
+  message: s.message,
+  messageCode: s.code,
+  messageValues: s.values,
+});
 
 export function eventOfRow(r: any): Event {
   return {
@@ -45,6 +55,10 @@ export function eventOfRow(r: any): Event {
     eventPointId: r.event_point_id,
     eventPointName: r.event_point_name ?? null,
     message: r.message,
+    // issue 48: stored with its key since migration 194 (an older event keeps its English alone)
+    ...(r.message_code
+      ? { messageCode: r.message_code, messageValues: typeof r.message_values === 'string' ? JSON.parse(r.message_values) : (r.message_values ?? {}) }
+      : {}),
     alert: r.alert,
     acknowledge: r.alarm_state === 'acknowledged' || r.alarm_state === 'processed',
     process: r.alarm_state === 'processed',

@@ -81,9 +81,9 @@ const fail = (p: Pending, e: unknown) => {
  * the same for the whole statement), so the driver parses a row and one date per batch, not thousands.
  */
 export const eventsInsert = (table: string) => `with ins as (insert into ${table} (client_id, event_code, event_source_id, event_source_name, event_point_id,
-    event_point_name, message, alert, priority, division_id, identity_id, decision, reason, swipe)
+    event_point_name, message, alert, priority, division_id, identity_id, decision, reason, swipe, message_code, message_values)
   select * from unnest($1::int[], $2::int[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text[], $8::boolean[], $9::int[], $10::int[],
-    $11::int[], $12::text[], $13::text[], $14::jsonb[])
+    $11::int[], $12::text[], $13::text[], $14::jsonb[], $15::text[], $16::jsonb[])
   returning id, at)
   select string_agg(id::text, ',' order by id) as ids, min(at) as at from ins`;
 const EVENTS_INSERT = eventsInsert('events');
@@ -258,6 +258,9 @@ export function createPipeline(db: Db, publish: Publish, opts: PipelineOptions =
         prepared.map((p) => p.input.decided?.decision ?? null),
         prepared.map((p) => p.input.decided?.reason ?? null),
         prepared.map((p) => (p.input.decided ? JSON.stringify(p.input.decided.swipe) : null)),
+        // issue 48: the message's key and values (the console says it in the operator's language)
+        prepared.map((p) => p.input.messageCode ?? null),
+        prepared.map((p) => (p.input.messageCode ? JSON.stringify(p.input.messageValues ?? {}) : null)),
       ]);
       // Gatehouse Edge (issue 47): each controller's last journal number stored moves on in this same transaction, so
       // a crash can never leave a batch stored and not noted (it would be stored again when the edge resends it); and
@@ -298,6 +301,7 @@ export function createPipeline(db: Db, publish: Publish, opts: PipelineOptions =
           eventPointId: p.pointId,
           eventPointName: p.pointName ?? null,
           message: p.input.message,
+          ...(p.input.messageCode ? { messageCode: p.input.messageCode, messageValues: p.input.messageValues ?? {} } : {}),
           alert: !!p.type,
           // a raised alarm is neither acknowledged nor processed as it is published (an event of the batch that
           // returns its point to normal processes it in the database; the consoles hear that as its own event)

@@ -10,15 +10,16 @@
 // It implements the hardware port (server/doors/port.ts) and keeps the doors' live state (server/doors/liveState.ts).
 // The parts: hardwareRows.ts (a door, a controller), swipes.ts (swipes and Why?), devices.ts (readers, inputs,
 // outputs, controllers, elevators), traffic.ts (the random events), strike.ts (door commands), heartbeat.ts.
-import { DESTINATIONS, DOOR_MOMENTARY_MS, DOOR_STATUSES, EVENT_CODES, eventLabel, type Event, type SimulateKind } from '../../contract';
+import { DESTINATIONS, DOOR_MOMENTARY_MS, DOOR_STATUSES, EVENT_CODES, eventLabel, fill, type Event, type SimulateKind } from '../../contract';
 import { createAccessIndexes, type AccessIndexes } from '../access/index';
 import type { Db } from '../db/db';
 import { tenant } from '../db/tenant';
 import { createDoorLiveState } from '../doors/liveState';
 import { createHeartbeat } from './heartbeat';
-import { createStrikes, type SimulatorClock } from './strike';
+import { createStrikes, type DoorEventHow, type SimulatorClock } from './strike';
 import { HardwareError, type HardwarePort, type RelockHook } from '../doors/port';
 import type { Pipeline, Publish } from '../monitor/pipeline';
+import { said } from '../monitor/events';
 import { controllerOf, doorOf, type DoorRow } from './hardwareRows';
 import { createSwipes, type SwipeOptions } from './swipes';
 import { createDevices } from './devices';
@@ -86,14 +87,24 @@ export function createHardwareSimulator(opts: SimulatorOptions) {
     publish(d.client_id, DESTINATIONS.doorHeartbeat, { id: d.id, name: d.name, doorStatus: status }, { division: d.division_id ?? null });
   }
 
-  async function doorEvent(d: DoorRow, code: number, pointId = `door-${d.id}`, extra = '', keepStatus = false): Promise<Event> {
+  async function doorEvent(d: DoorRow, code: number, pointId = `door-${d.id}`, how?: DoorEventHow, keepStatus = false): Promise<Event> {
+    const event = eventLabel(code);
+    // issue 48: the message as a sentence with its key, said in the operator's language by the console
+    const message =
+      how === 'relocked'
+        ? fill('event.atDoorRelocked', '{event} at {door} (relocked)', { event, door: d.name })
+        : how?.forced
+          ? fill('event.atDoorByForced', '{event} at {door} by {actor} (forced)', { event, door: d.name, actor: how.by })
+          : how
+            ? fill('event.atDoorBy', '{event} at {door} by {actor}', { event, door: d.name, actor: how.by })
+            : fill('event.atDoor', '{event} at {door}', { event, door: d.name });
     const e = await pipeline.record(d.client_id, {
       eventCode: code,
       sourceId: `door-${d.id}`,
       sourceName: d.name,
       pointId,
       pointName: d.name,
-      message: `${eventLabel(code)} at ${d.name}${extra}`,
+      ...said(message),
     });
     const status = doorStatusOf[code];
     if (status && !keepStatus) await setDoorStatus(d, status);

@@ -7,6 +7,10 @@ import type { Db } from '../db/db';
 import { HardwareError } from '../doors/port';
 import { tenant } from '../db/tenant';
 
+/** How a door event came about, beyond its code: an operator's command (`by`, forced despite a refusal) or the relock
+ *  after Open briefly; nothing for the door's own (closed, forced open, held open). */
+export type DoorEventHow = { by: string; forced: boolean } | 'relocked';
+
 /** What the relock timers need of a clock: xstate's SimulatedClock fits, so tests move time without waiting. */
 export interface SimulatorClock {
   now(): number;
@@ -37,7 +41,7 @@ export interface StrikeDeps<D extends StrikeDoor> {
   /** A door of the tenant (any tenant's with null), or a 404 HardwareError. */
   door(clientId: number | null, doorId: number): Promise<D>;
   /** Records a door event at the door's point `pointId` and, unless `keepStatus`, the status it means. */
-  doorEvent(d: D, code: number, pointId?: string, extra?: string, keepStatus?: boolean): Promise<Event>;
+  doorEvent(d: D, code: number, pointId?: string, how?: DoorEventHow, keepStatus?: boolean): Promise<Event>;
 }
 
 export function createStrikes<D extends StrikeDoor>({ db, momentaryMs, log, clock, stopped, door, doorEvent }: StrikeDeps<D>) {
@@ -79,7 +83,7 @@ export function createStrikes<D extends StrikeDoor>({ db, momentaryMs, log, cloc
       );
       if (Number(rows[0]?.id) !== eventId) return false;
       // the strike relocks; a door in an alarm state (held open, forced) keeps showing it until the door says otherwise
-      await doorEvent(fresh, EVENT_CODES.doorLocked, `output-${fresh.id}`, ' (relocked)', doorNeedsAttention(fresh.status));
+      await doorEvent(fresh, EVENT_CODES.doorLocked, `output-${fresh.id}`, 'relocked', doorNeedsAttention(fresh.status));
       return true;
     }).catch((err) => {
       log(`relock ${doorId}: ${err}`);
@@ -100,7 +104,7 @@ export function createStrikes<D extends StrikeDoor>({ db, momentaryMs, log, cloc
       if (!check.allowed && !opts.force) throw new HardwareError(409, { message: `${d.name} ${check.reason}`, code: check.code, values: { door: d.name } });
       const code = cmd === 'lock' ? EVENT_CODES.doorLocked : cmd === 'unlock' ? EVENT_CODES.doorUnlocked : EVENT_CODES.doorMomentaryUnlock;
       cancelRelock(d.id);
-      const e = await doorEvent(d, code, `output-${d.id}`, ` by ${actor}${check.allowed ? '' : ' (forced)'}`);
+      const e = await doorEvent(d, code, `output-${d.id}`, { by: actor, forced: !check.allowed });
       if (cmd === 'momentary-unlock' && !stopped()) {
         const eventId = Number(e.id);
         const timer = clock().setTimeout(() => {

@@ -2,7 +2,7 @@
 // access-decision engine (access/engine.ts) over the tenant's access index, with the zone state (who is where,
 // which doors are open) of the doors' live state; each swipe event stores the identity, the decision and its reason,
 // and "Why?" decides a stored swipe again.
-import { EVENT_CODES, eventLabel, type Event } from '../../contract';
+import { EVENT_CODES, eventLabel, fill, type Event } from '../../contract';
 import { DECISION_EVENT_CODES, DECISION_LABELS, type Decision, type DecisionReason, type DecisionStep, type Explanation } from '../../contract/decision';
 import { decide, decisionMessage, threatAt, type AccessIndex, type SwipeRequest } from '../../access/engine';
 import type { AccessIndexes } from '../access/index';
@@ -10,6 +10,7 @@ import type { Db } from '../db/db';
 import { tenant } from '../db/tenant';
 import type { DoorLiveState } from '../doors/liveState';
 import type { Pipeline } from '../monitor/pipeline';
+import { said } from '../monitor/events';
 import type { DoorRow } from './hardwareRows';
 
 /** The words a swipe's event is stored with: its reason's label; a threat level's names the level (5013 "Access
@@ -131,7 +132,21 @@ export function createSwipes({
       sourceName: `${d.name} reader`,
       pointId: `reader-${d.id}`,
       pointName: `${d.name} reader`,
-      message: `${labelOf(decision, index, d.id, req.at)}: ${who ?? (o.qr ? 'unknown QR code' : 'unknown card')} (${o.qr ? 'QR code' : `card ${number}`}) at ${d.name}`,
+      // issue 48: the message as a sentence with its key, said in the operator's language by the console
+      ...said(
+        o.qr
+          ? fill('event.swipeQr', '{event}: {who} (QR code) at {door}', {
+              event: labelOf(decision, index, d.id, req.at),
+              who: who ?? 'unknown QR code',
+              door: d.name,
+            })
+          : fill('event.swipeCard', '{event}: {who} (card {card}) at {door}', {
+              event: labelOf(decision, index, d.id, req.at),
+              who: who ?? 'unknown card',
+              card: number,
+              door: d.name,
+            }),
+      ),
       decided: { identityId: decision.identityId, decision: decision.granted ? 'granted' : 'denied', reason: decision.reason, swipe: stored },
     });
     if (decision.alarm === 'anti-passback') {

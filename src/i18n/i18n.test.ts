@@ -354,7 +354,7 @@ describe("the server's sentences with values", () => {
     expect(sentences.filter((s) => !SENTENCE_KEY.test(s.key)).map((s) => `${s.where}: ${s.key}`)).toEqual([]);
     const templateOf = new Map<string, string>();
     for (const s of sentences) expect([s.key, templateOf.get(s.key) ?? s.template]).toEqual([s.key, templateOf.set(s.key, s.template).get(s.key)]);
-    expect(sentences.filter((s) => !CJK.test(zhSentences[s.key] ?? '')).map((s) => `${s.where}: ${s.key}`)).toEqual([]);
+    expect(sentences.filter((s) => typeof zhSentences[s.key] !== 'string').map((s) => `${s.where}: ${s.key}`)).toEqual([]);
     for (const s of sentences) expect([s.key, names(zhSentences[s.key])]).toEqual([s.key, names(s.template)]);
     // and no zh-CN template of a key nobody fills
     const keys = new Set(sentences.map((s) => s.key));
@@ -410,6 +410,39 @@ describe("the server's sentences with values", () => {
     });
     expect(say('Bus address 3 is R1’s on this controller', 'zh-CN')).toBe('此控制器的总线地址 3 已属于 R1');
     expect(say('Access group not found', 'zh-CN')).toBe('找不到该门禁组'); // a fixed sentence by its English (the text namespace)
+  });
+});
+
+describe("the server's event messages", () => {
+  it('every event label, access decision and device state has its zh-CN word (the {event} of an event message)', async () => {
+    const { EVENT_CODES, STATUS_CODES, eventLabel } = await import('../../contract');
+    const { DECISION_LABELS } = await import('../../contract/decision');
+    const { zhEventWords } = await import('./events');
+    const labels = [
+      ...Object.values(EVENT_CODES).map((c) => eventLabel(c)),
+      ...Object.values(DECISION_LABELS),
+      ...Object.values(STATUS_CODES).map((c) => c.label),
+    ];
+    expect(labels.filter((l) => !CJK.test(zhEventWords[l] ?? ''))).toEqual([]);
+  });
+
+  it('are said in Chinese by their key, the event label translated; an event stored without one keeps its English', async () => {
+    await loadLocale('zh-CN');
+    const { sayEvent } = await import('./index');
+    const unlocked = {
+      message: 'Door unlocked at Main Entrance by operator',
+      messageCode: 'event.atDoorBy',
+      messageValues: { event: 'Door unlocked', door: 'Main Entrance', actor: 'operator' },
+    };
+    expect(sayEvent(unlocked, 'zh-CN')).toBe('Main Entrance：门已解锁，操作人 operator');
+    expect(sayEvent(unlocked, 'en')).toBe('Door unlocked at Main Entrance by operator');
+    expect(sayEvent({ message: 'Door unlocked at Main Entrance by operator' }, 'zh-CN')).toBe('Door unlocked at Main Entrance by operator');
+    const denied = {
+      message: 'Access denied: unknown credential: unknown card (card 123) at Lobby',
+      messageCode: 'event.swipeCard',
+      messageValues: { event: 'Access denied: unknown credential', who: 'unknown card', card: 123, door: 'Lobby' },
+    };
+    expect(sayEvent(denied, 'zh-CN')).toBe('Lobby：拒绝通行：未知凭证：未知卡（卡 123）');
   });
 });
 

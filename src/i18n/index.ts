@@ -143,12 +143,22 @@ function valueWord(value: string, loc: Locale): string {
   const key = labelKeys().get(value.toLowerCase()) ?? (value.endsWith('s') ? labelKeys().get(value.slice(0, -1).toLowerCase()) : undefined);
   return key && i18n.exists(key, { ns: 'catalogue', lng: loc }) ? (i18n.t(key, { ns: 'catalogue', lng: loc }) as string) : value;
 }
+/** The placeholders whose values are words (a resource's label, a state, an action, an event's label, who swiped when
+ *  unknown): said in the language. Every other value is a name, a number or a time, shown as the server gave it. */
+const WORD_PLACEHOLDERS = new Set(['what', 'state', 'done', 'action', 'seat', 'event', 'who']);
 /** A sentence the server said with values (contract/messages.ts) in the language: its key's template with the
  *  values filled in, words among them translated too; the server's English for a key the language does not have. */
 export function saySentence(sentence: Sentence, loc: Locale = current()): string {
   if (loc === 'en' || !i18n.exists(sentence.code, { ns: 'server', lng: loc })) return sentence.message;
-  const replace = Object.fromEntries(Object.entries(sentence.values).map(([k, v]) => [k, typeof v === 'number' ? String(v) : valueWord(v, loc)]));
+  const replace = Object.fromEntries(
+    Object.entries(sentence.values).map(([k, v]) => [k, typeof v === 'string' && WORD_PLACEHOLDERS.has(k) ? valueWord(v, loc) : String(v)]),
+  );
   return i18n.t(sentence.code, { ns: 'server', lng: loc, replace, interpolation: { skipOnVariables: true } }) as string;
+}
+/** An event's message in the language: by its key when the server stored it with one (issue 48), else its English
+ *  (an event stored before keys were kept, or one a device worded). */
+export function sayEvent(e: { message: string; messageCode?: string; messageValues?: Sentence['values'] }, loc: Locale = current()): string {
+  return e.messageCode ? saySentence({ message: e.message, code: e.messageCode, values: e.messageValues ?? {} }, loc) : e.message;
 }
 /** A route title (by path) or section title (`section.<id>`), English from the route table as the fallback. */
 export function tRoute(key: string, english: string, loc: Locale = current()): string {

@@ -47,6 +47,14 @@ export const zhSentences: Record<string, string> = {
   'visitor.onlyFromState': '只有{state}的访客才能{done}',
   'batch.templateDivision': '模板“{name}”会将身份放入您无权添加身份的部门',
   'override.inForce': '{name} 正在生效：请先将其结束时间设为现在，其门将恢复各自的模式',
+  // issue 48: the events the server makes (server/simulator: the doors, their commands and the swipes); `{event}` is the
+  // event's label, said from ./events.ts
+  'event.atDoor': '{door}：{event}',
+  'event.atDoorBy': '{door}：{event}，操作人 {actor}',
+  'event.atDoorByForced': '{door}：{event}，操作人 {actor}（强制）',
+  'event.atDoorRelocked': '{door}：{event}（自动重新锁定）',
+  'event.swipeCard': '{door}：{event}：{who}（卡 {card}）',
+  'event.swipeQr': '{door}：{event}：{who}（二维码）',
   // a door command refused for the door's state (contract/doors.ts DOOR_COMMAND_REFUSALS): the door's name, then the reason
   'door.alreadyLocked': '{door} 已锁定。',
   'door.alreadyUnlocked': '{door} 已解锁。',

@@ -3,6 +3,7 @@
 import { zhRoutes } from './routes.zh';
 import { zhSentences, zhValueWords } from './sentences';
 import { zhOsdpSentences } from './osdp';
+import { zhEventWords } from './events';
 import { zhText } from './text';
 
 /** Each resource's zh-CN labels, by the path of the file that holds them: contract/resources/<name>.zh.ts beside the
@@ -19,7 +20,7 @@ export const zhCatalogue: Record<string, string> = Object.assign({}, ...Object.v
 const zhOsdpFixed = Object.fromEntries(Object.entries(zhOsdpSentences).filter(([en]) => !en.includes('{')));
 
 export const zhBundles: Record<'text' | 'routes' | 'catalogue' | 'server', Record<string, string>> = {
-  text: { ...zhText, ...zhValueWords, ...zhOsdpFixed },
+  text: { ...zhText, ...zhValueWords, ...zhEventWords, ...zhOsdpFixed },
   routes: zhRoutes,
   catalogue: zhCatalogue,
   server: zhSentences,

@@ -12,7 +12,7 @@ import {
   type StoredEvent,
   type UiErrorRow,
 } from '../../contract';
-import { tx } from '../i18n';
+import { sayEvent, tx } from '../i18n';
 import { consoleList } from '../../contract/consoleLists';
 import { createElement } from 'react';
 import { isDeniedSwipe, WhyButton } from '../screens/configure/WhyDrawer';
@@ -77,7 +77,7 @@ export const eventHistory = defineResource<StoredEvent>({
   columns: [
     { field: 'eventCode', title: 'Code', width: 80, sortable: true, value: (r) => String(r.eventCode) },
     { field: 'eventPointName', title: 'Point', width: 200, sortable: true, value: (r) => r.eventPointName ?? String(r.eventPointId ?? r.eventSourceId) },
-    { field: 'message', title: 'Message', width: 360, sortable: false },
+    { field: 'message', title: 'Message', width: 360, sortable: false, value: (r) => sayEvent(r) }, // issue 48: by its key
     {
       field: 'alert',
       title: 'Alarm',

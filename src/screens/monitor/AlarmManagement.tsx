@@ -10,7 +10,7 @@ import { selectHeldPrivileges } from '../../../machines/session.selectors';
 import { selectAlarmError } from '../../../machines/alarms.selectors';
 import { selectAlarmGroups, selectChattering, selectFlood, selectForwardTargets, selectRunningCommand } from '../../../machines/alarms.management.selectors';
 import { useSystemActor } from '../../hooks/useSystemActor';
-import { tx } from '../../i18n';
+import { sayEvent, tx } from '../../i18n';
 
 const pointName = (a: Event) => a.eventPointName ?? a.eventSourceName ?? String(eventPointIdOf(a));
 
@@ -147,7 +147,7 @@ function ForwardDialog({ alarm, onClose }: { alarm: Event; onClose: () => void }
     <Dialog isOpen onClose={onClose} title={tx('Forward alarm')} icon="share">
       <DialogBody>
         <p>
-          <strong>{alarm.message}</strong> <span className="bp6-text-muted">{pointName(alarm)}</span>
+          <strong>{sayEvent(alarm)}</strong> <span className="bp6-text-muted">{pointName(alarm)}</span>
         </p>
         <RadioGroup
           inline

@@ -20,7 +20,7 @@ import { useIsMobile } from '../../hooks/useMediaQuery';
 import { SoundControl } from '../../app/SoundControl';
 import { PageHeader } from '../../ui/PageHeader';
 import { useTime } from '../../ui/time';
-import { tCat, useLocale, useT, tx } from '../../i18n';
+import { sayEvent, tCat, useLocale, useT, tx } from '../../i18n';
 import { violationText } from '../../i18n/violations';
 import { alarmNoteState } from './alarmNote';
 import { AlarmFloodPanel, AlarmManagementButtons, AlarmManagementTags } from './AlarmManagement';
@@ -51,7 +51,7 @@ const AlarmRow = memo(function AlarmRow({
       </td>
       <td className="gh-nowrap">{dateTime(alarm.time)}</td>
       <td>{alarm.eventPointName ?? alarm.eventSourceName ?? String(alarm.eventPointId ?? alarm.eventSourceId)}</td>
-      <td>{alarm.message}</td>
+      <td>{sayEvent(alarm)}</td>
       <td className="bp6-text-muted gh-alarm-instructions">{alarm.instructions ?? ''}</td>
       <td>
         {alarm.acknowledge ? (
@@ -107,7 +107,7 @@ const AlarmCard = memo(function AlarmCard({
         )}
         <AlarmManagementTags alarm={alarm} />
       </div>
-      <div className="gh-alarm-card__message">{alarm.message}</div>
+      <div className="gh-alarm-card__message">{sayEvent(alarm)}</div>
       {alarm.instructions && <div className="gh-alarm-card__instructions bp6-text-muted">{alarm.instructions}</div>}
       <div className="gh-alarm-card__time bp6-text-muted">{dateTime(alarm.time)}</div>
       <div className="gh-alarm-card__actions">
@@ -234,7 +234,7 @@ export function AlarmsScreen() {
         <DialogBody>
           {processing && (
             <p>
-              <strong>{processing.message}</strong>
+              <strong>{sayEvent(processing)}</strong>
               <br />
               <span className="bp6-text-muted">{processing.instructions}</span>
             </p>

@@ -17,7 +17,7 @@ import { useViewActor } from '../../hooks/useViewActor';
 import { useSystemActor } from '../../hooks/useSystemActor';
 import { PageHeader } from '../../ui/PageHeader';
 import { useTime } from '../../ui/time';
-import { useT, tx } from '../../i18n';
+import { sayEvent, useLocale, useT, tx } from '../../i18n';
 import { burstOver, calmAfterFrame, farAfterFrame, isBurst } from './eventsBurst';
 import {
   MAX_ROWS,
@@ -36,6 +36,7 @@ const EVENT_ROW_PX = 30;
 /** A row: rendered once per event (memo), with the words it may show translated once per table, not per row. */
 const EventRow = memo(function EventRow({ e, alarmWord, onWhy, far }: { e: Event; alarmWord: string; onWhy: (eventId: number) => void; far: boolean }) {
   const { dateTime } = useTime();
+  const message = sayEvent(e, useLocale()); // issue 48: in the operator's language, by its key
   const className = [e.alert ? 'gh-row-alert' : '', far ? 'gh-row-far' : ''].join(' ').trim() || undefined;
   return (
     <tr role="row" data-testid="event-row" className={className}>
@@ -44,8 +45,8 @@ const EventRow = memo(function EventRow({ e, alarmWord, onWhy, far }: { e: Event
       </td>
       <td role="cell">{String(e.eventCode)}</td>
       <td role="cell">{e.eventPointName ?? String(e.eventPointId ?? e.eventSourceId)}</td>
-      <td role="cell" title={e.message}>
-        {e.message}
+      <td role="cell" title={message}>
+        {message}
       </td>
       <td role="cell">
         {e.alert ? (
