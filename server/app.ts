@@ -75,6 +75,11 @@ export interface ServerOptions {
   jwtSecret?: string;
   jwtLifetimeS?: number;
   lockout?: { attempts: number; minutes: number };
+  /**
+   * false: Fastify does not validate bodies and query strings with the routes' declared structs, and only the handlers'
+   * own checks refuse (server/openapi/openapi.test.ts compares the two that way). Validation is on otherwise.
+   */
+  schemaValidation?: boolean;
   /** Per-address limit of sign-in, password reset, registration and change-password (default 20 a minute); false: none. */
   rateLimit?: RateLimit | false;
   staticDir?: string | null;
@@ -161,7 +166,7 @@ export async function buildServer(opts: ServerOptions) {
   app.addHook('onRoute', (r) => {
     for (const method of [r.method].flat()) routes.push({ method: String(method), url: r.url, config: r.config as FastifyContextConfig | undefined });
   });
-  await openApi(app); // the API description (/api/openapi.json): every route registered after this gets its schema
+  await openApi(app, { validation: opts.schemaValidation !== false }); // the API description (/api/openapi.json): every route registered after this gets its schema, and Fastify validates with it
   await webDelivery(app, { staticDir: opts.staticDir === null ? null : (opts.staticDir ?? 'dist'), apiPrefixes: API_PREFIXES }); // before any other route
   const { db } = opts;
   const tokens = createTokens(await jwtSecret(db, opts.jwtSecret), opts.jwtLifetimeS ?? 8 * 3600);
@@ -309,8 +314,10 @@ export async function buildServer(opts: ServerOptions) {
   });
 
   // authentication and authorisation, before every API route that is not open (§7); what it reads is cached per
-  // session and dropped as soon as grants, roles, divisions or sessions change (server/auth/requestCache.ts)
-  app.addHook('preHandler', async (req, reply) => {
+  // session and dropped as soon as grants, roles, divisions or sessions change (server/auth/requestCache.ts). It runs
+  // before Fastify validates the body and query string with the route's contract structs (server/openapi), so a caller
+  // without a session or the privilege is told that, not what the body lacks.
+  app.addHook('preValidation', async (req, reply) => {
     const cfg = req.routeOptions.config;
     const path = req.url.split('?')[0];
     if (
@@ -364,8 +371,9 @@ export async function buildServer(opts: ServerOptions) {
     }
   });
 
-  // issue 27: a route that touches an account or the whole installation checks who may, after authentication
-  app.addHook('preHandler', accountScopeHook(db));
+  // issue 27: a route that touches an account or the whole installation checks who may, after authentication (and
+  // before the body's validation, as the privilege is)
+  app.addHook('preValidation', accountScopeHook(db));
 
   // issue 27: the embedded database's disk filling and freeing again, said once each in the log
   const unwatchStorage = db.storage?.onChange((s) => {

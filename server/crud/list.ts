@@ -1,7 +1,7 @@
 // A catalogue resource's list (page, size, sort, q, filters; a total counted up to a cap) and its options for
 // pickers (ids, q; the title as the label).
 import type { FastifyInstance } from 'fastify';
-import { LIST_COUNT_CAP, ListQuery, PAGE_SIZE, SEARCH_COUNT_CAP, actionCodes, apartFieldsOf, parseSort, sortableFields } from '../../contract';
+import { LIST_COUNT_CAP, PAGE_SIZE, SEARCH_COUNT_CAP, actionCodes, apartFieldsOf, parseSort, sortableFields } from '../../contract';
 import { HttpError, principal } from '../http/kit';
 import { labelCodesOf, optionCodesOf, type CrudResource } from './context';
 
@@ -20,7 +20,7 @@ export function listRoutes(app: FastifyInstance, crud: CrudResource) {
   const sortable = sortableFields(r);
   const listCodes = [...actionCodes(r, 'view'), ...(r.privileges.list ?? [])];
   if (!r.singleton && (typeof r.routes !== 'object' || r.routes.list !== false))
-    app.get(paths.list, { config: { privileges: listCodes, query: ListQuery } }, async (req) => {
+    app.get(paths.list, { config: { privileges: listCodes, query: crud.ListQuery } }, async (req) => {
       const f = parseList(req.query);
       const scope = await scopeOf(db, req, listCodes);
       const params: unknown[] = [];

@@ -7,16 +7,18 @@
 // it (a session's bearer token or an API key; `x-tenant-id` picks the client in IAM mode), and the request body, query
 // string and answer it declares: in its config (`config.body`, `config.query`, `config.response`: the contract's
 // superstruct structs, the same the handler validates with), or, for routes outside server/http, in ./declared.ts; the
-// catalogue's come from its declarations. They are converted to JSON Schema (./jsonSchema.ts). Fastify does not
-// validate with them a second time: the handler's check with the contract's struct answers 400 with `violations`
-// naming the field, as every route always has; and no response schema is given to Fastify (its serializer would drop
-// fields it does not name): answers and refusals are described in the document only.
+// catalogue's come from its declarations. They are converted to JSON Schema (./jsonSchema.ts) for the document, and
+// Fastify validates each request's body and query string with the struct itself (contractValidator: one source, the
+// contract's words in the `violations`), after authentication and before the handler. No response schema is given to
+// Fastify (its serializer would drop fields it does not name): answers and refusals are described in the document only.
 import type { FastifyInstance, RouteOptions } from 'fastify';
 import type { Struct } from 'superstruct';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import { API_KEY_HEADER, APP_VERSION, TENANT_HEADER, isNoTokenPath } from '../../contract';
 import { toJsonSchema, type JsonSchema } from './jsonSchema';
+import { validate } from '../../contract/schemas';
+import { HttpError, INT_QUERY_FIELDS, query, routeBodySchemas } from '../http/kit';
 import { DECLARED, actionDoc, catalogueDocs, type RouteDoc } from './declared';
 import { sharedSchemas } from './shared';
 
@@ -96,16 +98,57 @@ function queryString(s: JsonSchema): JsonSchema {
   return s.type === 'object' ? s : { type: 'object' };
 }
 
-/** Registers the document and its page; every route registered after this gets its schema. */
-export async function openApi(app: FastifyInstance): Promise<void> {
-  // the handlers validate with the contract's structs (violations naming the field); the JSON schemas describe
-  app.setValidatorCompiler(() => () => true);
+/**
+ * Fastify's validation of a route's body and query string, with the contract's struct the route declares (the one the
+ * JSON schema of the document is made of, and the one its handler checks with: one source). A refusal is the
+ * contract's: 400 with violations naming the field, before the handler runs and before anything changes.
+ * Authentication comes first (server/app.ts runs it before validation), so a caller without a session or the
+ * privilege learns nothing of a body's rules. Path parameters and headers are the handler's and the authentication's
+ * (an id that is not one is "not found"; a client header that is not the caller's is 403).
+ */
+export function contractValidator(structs: ReadonlyMap<string, { body?: Struct<any, any>; query?: Struct<any, any> }>) {
+  return ({ method, url, httpPart }: { method: string; url: string; httpPart?: string }) => {
+    const declared = structs.get(`${method} ${url}`);
+    const struct = httpPart === 'body' ? declared?.body : httpPart === 'querystring' ? declared?.query : undefined;
+    if (!struct) return () => true;
+    if (httpPart === 'body') routeBodySchemas.set(`${method} ${url}`, struct); // the hostile-input walk's values
+    const ints = httpPart === 'querystring' ? integerFields(struct) : [];
+    if (httpPart === 'querystring')
+      return (data: unknown) => {
+        try {
+          query(data, struct, ints); // as the handlers read a query string: its whole numbers as numbers
+          return true;
+        } catch (e) {
+          return { error: e as Error };
+        }
+      };
+    return (data: unknown) => {
+      const r = validate(data ?? {}, struct);
+      return r.ok ? true : { error: new HttpError(400, 'Validation failed', r.violations) };
+    };
+  };
+}
+
+/** A query string's whole-number fields: those the handlers read as numbers everywhere, and those the struct says are. */
+function integerFields(struct: Struct<any, any>): string[] {
+  const props = (toJsonSchema(struct).properties ?? {}) as Record<string, JsonSchema>;
+  const integer = (s: JsonSchema): boolean =>
+    s.type === 'integer' || (Array.isArray(s.type) && s.type.includes('integer')) || ((s.anyOf ?? s.oneOf) as JsonSchema[] | undefined)?.some(integer) === true;
+  return [...new Set([...INT_QUERY_FIELDS, ...Object.keys(props).filter((k) => integer(props[k]))])];
+}
+
+/** Registers the document and its page; every route registered after this gets its schema, and Fastify validates with it. */
+export async function openApi(app: FastifyInstance, { validation = true }: { validation?: boolean } = {}): Promise<void> {
+  const structs = new Map<string, { body?: Struct<any, any>; query?: Struct<any, any> }>();
+  app.setValidatorCompiler(validation ? contractValidator(structs) : () => () => true);
   app.addHook('onRoute', (route) => {
     if (route.url.startsWith(OPENAPI_DOCS)) route.config = { ...(route.config ?? {}), open: true } as typeof route.config;
     if (!isApiRoute(route.url)) {
       route.schema = { ...(route.schema ?? {}), hide: true } as typeof route.schema;
       return;
     }
+    const { body, query } = routeDoc(route);
+    for (const method of [route.method].flat()) structs.set(`${method} ${route.url}`, { body, query });
     route.schema = { ...routeSchema(route), ...(route.schema ?? {}) } as typeof route.schema;
   });
   await app.register(swagger, {
