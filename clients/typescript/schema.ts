@@ -1009,6 +1009,7 @@ export interface paths {
                     page?: number;
                     q?: string;
                     size?: number;
+                    /** @description sort */
                     sort?: string;
                 };
                 header?: {
@@ -1431,6 +1432,7 @@ export interface paths {
                     page?: number;
                     q?: string;
                     size?: number;
+                    /** @description sort */
                     sort?: string;
                 };
                 header?: {
@@ -2354,10 +2356,15 @@ export interface paths {
         get: {
             parameters: {
                 query?: {
+                    categoryId?: number;
+                    identityId?: number;
                     page?: number;
                     q?: string;
+                    scope?: "waitingForMe" | "mine";
                     size?: number;
+                    /** @description sort */
                     sort?: string;
+                    status?: "requested" | "approved" | "rejected" | "withdrawn";
                 };
                 header?: {
                     /** @description IAM mode: the client (tenant) id the call works in, one the signed-in user holds grants in (else 403). Without it, the session's selected client. */
@@ -2444,6 +2451,7 @@ export interface paths {
                     page?: number;
                     q?: string;
                     size?: number;
+                    /** @description sort */
                     sort?: string;
                 };
                 header?: {
@@ -3263,7 +3271,9 @@ export interface paths {
                     page?: number;
                     q?: string;
                     size?: number;
+                    /** @description sort */
                     sort?: string;
+                    workScheduleId?: number;
                 };
                 header?: {
                     /** @description IAM mode: the client (tenant) id the call works in, one the signed-in user holds grants in (else 403). Without it, the session's selected client. */
@@ -3520,10 +3530,18 @@ export interface paths {
         get: {
             parameters: {
                 query?: {
+                    /** @description calendarDate */
+                    day?: string;
+                    /** @description calendarDate */
+                    dayFrom?: string;
+                    /** @description calendarDate */
+                    dayTo?: string;
                     page?: number;
                     q?: string;
                     size?: number;
+                    /** @description sort */
                     sort?: string;
+                    status?: "present" | "late" | "absent" | "not-yet" | "on-leave" | "day-off";
                 };
                 header?: {
                     /** @description IAM mode: the client (tenant) id the call works in, one the signed-in user holds grants in (else 403). Without it, the session's selected client. */
@@ -3815,6 +3833,7 @@ export interface paths {
                     page?: number;
                     q?: string;
                     size?: number;
+                    /** @description sort */
                     sort?: string;
                 };
                 header?: {
@@ -4613,6 +4632,7 @@ export interface paths {
                     page?: number;
                     q?: string;
                     size?: number;
+                    /** @description sort */
                     sort?: string;
                 };
                 header?: {
@@ -5007,9 +5027,11 @@ export interface paths {
         get: {
             parameters: {
                 query?: {
+                    antiPassback?: "off" | "soft" | "hard";
                     page?: number;
                     q?: string;
                     size?: number;
+                    /** @description sort */
                     sort?: string;
                 };
                 header?: {
@@ -5516,7 +5538,9 @@ export interface paths {
                     page?: number;
                     q?: string;
                     size?: number;
+                    /** @description sort */
                     sort?: string;
+                    state?: "armed" | "disarmed";
                 };
                 header?: {
                     /** @description IAM mode: the client (tenant) id the call works in, one the signed-in user holds grants in (else 403). Without it, the session's selected client. */
@@ -5947,10 +5971,13 @@ export interface paths {
         get: {
             parameters: {
                 query?: {
+                    operatorGroupId?: number;
                     page?: number;
                     q?: string;
                     size?: number;
+                    /** @description sort */
                     sort?: string;
+                    webHookId?: number;
                 };
                 header?: {
                     /** @description IAM mode: the client (tenant) id the call works in, one the signed-in user holds grants in (else 403). Without it, the session's selected client. */
@@ -6456,7 +6483,9 @@ export interface paths {
                     page?: number;
                     q?: string;
                     size?: number;
+                    /** @description sort */
                     sort?: string;
+                    state?: "shelved" | "expired" | "ended";
                 };
                 header?: {
                     /** @description IAM mode: the client (tenant) id the call works in, one the signed-in user holds grants in (else 403). Without it, the session's selected client. */
@@ -6778,7 +6807,10 @@ export interface paths {
                             /** @description Id */
                             id: unknown;
                             instructions?: string | null;
+                            instructionsCode?: string;
                             message: string;
+                            messageCode?: string;
+                            messageValues?: Record<string, never>;
                             priority: number;
                             process: boolean;
                             shelved?: boolean;
@@ -7386,6 +7418,7 @@ export interface paths {
                     page?: number;
                     q?: string;
                     size?: number;
+                    /** @description sort */
                     sort?: string;
                 };
                 header?: {
@@ -7727,9 +7760,13 @@ export interface paths {
         get: {
             parameters: {
                 query?: {
+                    controllerId?: number;
+                    direction?: "entry" | "exit";
+                    doorId?: number;
                     page?: number;
                     q?: string;
                     size?: number;
+                    /** @description sort */
                     sort?: string;
                 };
                 header?: {
@@ -8262,6 +8299,7 @@ export interface paths {
                     page?: number;
                     q?: string;
                     size?: number;
+                    /** @description sort */
                     sort?: string;
                 };
                 header?: {
@@ -8625,7 +8663,10 @@ export interface paths {
                                 /** @description Id */
                                 id: unknown;
                                 instructions?: string | null;
+                                instructionsCode?: string;
                                 message: string;
+                                messageCode?: string;
+                                messageValues?: Record<string, never>;
                                 priority: number;
                                 process: boolean;
                                 shelved?: boolean;
@@ -9573,7 +9614,10 @@ export interface paths {
                             /** @description Id */
                             id: unknown;
                             instructions?: string | null;
+                            instructionsCode?: string;
                             message: string;
+                            messageCode?: string;
+                            messageValues?: Record<string, never>;
                             priority: number;
                             process: boolean;
                             shelved?: boolean;
@@ -9926,7 +9970,9 @@ export interface paths {
                 query?: {
                     page?: number;
                     q?: string;
+                    readerId?: number;
                     size?: number;
+                    /** @description sort */
                     sort?: string;
                 };
                 header?: {
@@ -10311,7 +10357,10 @@ export interface paths {
                                 /** @description Id */
                                 id: unknown;
                                 instructions?: string | null;
+                                instructionsCode?: string;
                                 message: string;
+                                messageCode?: string;
+                                messageValues?: Record<string, never>;
                                 priority: number;
                                 process: boolean;
                                 shelved?: boolean;
@@ -10486,6 +10535,7 @@ export interface paths {
                     page?: number;
                     q?: string;
                     size?: number;
+                    /** @description sort */
                     sort?: string;
                 };
                 header?: {
@@ -10974,10 +11024,13 @@ export interface paths {
         get: {
             parameters: {
                 query?: {
+                    divisionId?: number;
                     page?: number;
                     q?: string;
                     size?: number;
+                    /** @description sort */
                     sort?: string;
+                    status?: "active" | "inactive" | "suspended";
                 };
                 header?: {
                     /** @description IAM mode: the client (tenant) id the call works in, one the signed-in user holds grants in (else 403). Without it, the session's selected client. */
@@ -11533,6 +11586,7 @@ export interface paths {
                     page?: number;
                     q?: string;
                     size?: number;
+                    /** @description sort */
                     sort?: string;
                 };
                 header?: {
@@ -11881,9 +11935,11 @@ export interface paths {
         get: {
             parameters: {
                 query?: {
+                    kind?: "oidc" | "saml";
                     page?: number;
                     q?: string;
                     size?: number;
+                    /** @description sort */
                     sort?: string;
                 };
                 header?: {
@@ -12230,9 +12286,12 @@ export interface paths {
         get: {
             parameters: {
                 query?: {
+                    controllerId?: number;
+                    kind?: "door-contact" | "exit-button" | "sensor" | "tamper";
                     page?: number;
                     q?: string;
                     size?: number;
+                    /** @description sort */
                     sort?: string;
                 };
                 header?: {
@@ -12577,6 +12636,7 @@ export interface paths {
                     page?: number;
                     q?: string;
                     size?: number;
+                    /** @description sort */
                     sort?: string;
                 };
                 header?: {
@@ -12758,9 +12818,12 @@ export interface paths {
         get: {
             parameters: {
                 query?: {
+                    controllerId?: number;
+                    kind?: "reader" | "io" | "elevator";
                     page?: number;
                     q?: string;
                     size?: number;
+                    /** @description sort */
                     sort?: string;
                 };
                 header?: {
@@ -13219,6 +13282,7 @@ export interface paths {
                     page?: number;
                     q?: string;
                     size?: number;
+                    /** @description sort */
                     sort?: string;
                 };
                 header?: {
@@ -13699,10 +13763,13 @@ export interface paths {
         get: {
             parameters: {
                 query?: {
+                    action?: "pulse-output" | "unlock-door" | "lock-door" | "momentary-unlock" | "raise-alarm";
                     page?: number;
                     q?: string;
                     size?: number;
+                    /** @description sort */
                     sort?: string;
+                    trigger?: "input.active" | "intrusion" | "door.forced" | "door.held" | "door.unlocked" | "door.locked" | "access.granted" | "access.denied";
                 };
                 header?: {
                     /** @description IAM mode: the client (tenant) id the call works in, one the signed-in user holds grants in (else 403). Without it, the session's selected client. */
@@ -14046,6 +14113,7 @@ export interface paths {
                     page?: number;
                     q?: string;
                     size?: number;
+                    /** @description sort */
                     sort?: string;
                 };
                 header?: {
@@ -14837,9 +14905,12 @@ export interface paths {
         get: {
             parameters: {
                 query?: {
+                    controllerId?: number;
+                    kind?: "strike" | "sounder" | "light" | "relay";
                     page?: number;
                     q?: string;
                     size?: number;
+                    /** @description sort */
                     sort?: string;
                 };
                 header?: {
@@ -15227,9 +15298,11 @@ export interface paths {
         get: {
             parameters: {
                 query?: {
+                    mode?: "unlocked" | "locked" | "card-pin" | "card";
                     page?: number;
                     q?: string;
                     size?: number;
+                    /** @description sort */
                     sort?: string;
                 };
                 header?: {
@@ -15627,6 +15700,7 @@ export interface paths {
                     page?: number;
                     q?: string;
                     size?: number;
+                    /** @description sort */
                     sort?: string;
                 };
                 header?: {
@@ -16080,6 +16154,7 @@ export interface paths {
                     page?: number;
                     q?: string;
                     size?: number;
+                    /** @description sort */
                     sort?: string;
                 };
                 header?: {
@@ -16583,9 +16658,11 @@ export interface paths {
         get: {
             parameters: {
                 query?: {
+                    kind?: "holiday" | "half-day" | "closure";
                     page?: number;
                     q?: string;
                     size?: number;
+                    /** @description sort */
                     sort?: string;
                 };
                 header?: {
@@ -16927,9 +17004,11 @@ export interface paths {
         get: {
             parameters: {
                 query?: {
+                    mode?: "card" | "card-pin" | "locked";
                     page?: number;
                     q?: string;
                     size?: number;
+                    /** @description sort */
                     sort?: string;
                 };
                 header?: {
@@ -17443,9 +17522,11 @@ export interface paths {
         get: {
             parameters: {
                 query?: {
+                    kind?: "text" | "number" | "date" | "choice";
                     page?: number;
                     q?: string;
                     size?: number;
+                    /** @description sort */
                     sort?: string;
                 };
                 header?: {
@@ -17706,6 +17787,7 @@ export interface paths {
                     page?: number;
                     q?: string;
                     size?: number;
+                    /** @description sort */
                     sort?: string;
                 };
                 header?: {
@@ -20279,7 +20361,9 @@ export interface paths {
                 query?: {
                     page?: number;
                     q?: string;
+                    role?: "integration" | "device-ingest" | "auditor" | "administrator";
                     size?: number;
+                    /** @description sort */
                     sort?: string;
                 };
                 header?: {
@@ -20630,7 +20714,9 @@ export interface paths {
                     page?: number;
                     q?: string;
                     size?: number;
+                    /** @description sort */
                     sort?: string;
+                    type?: "card" | "fob" | "sticker";
                 };
                 header?: {
                     /** @description IAM mode: the client (tenant) id the call works in, one the signed-in user holds grants in (else 403). Without it, the session's selected client. */
@@ -20887,10 +20973,13 @@ export interface paths {
         get: {
             parameters: {
                 query?: {
+                    divisionId?: number;
                     page?: number;
                     q?: string;
                     size?: number;
+                    /** @description sort */
                     sort?: string;
+                    status?: "active" | "inactive" | "suspended";
                 };
                 header?: {
                     /** @description IAM mode: the client (tenant) id the call works in, one the signed-in user holds grants in (else 403). Without it, the session's selected client. */
@@ -21081,9 +21170,11 @@ export interface paths {
         get: {
             parameters: {
                 query?: {
+                    divisionId?: number;
                     page?: number;
                     q?: string;
                     size?: number;
+                    /** @description sort */
                     sort?: string;
                 };
                 header?: {
@@ -21275,9 +21366,13 @@ export interface paths {
         get: {
             parameters: {
                 query?: {
+                    format?: "csv" | "xlsx";
+                    frequency?: "daily" | "weekly" | "monthly";
                     page?: number;
                     q?: string;
+                    report?: "events" | "activity" | "identities" | "shift-handover" | "daily-attendance" | "attendance-summary";
                     size?: number;
+                    /** @description sort */
                     sort?: string;
                 };
                 header?: {
@@ -21772,10 +21867,13 @@ export interface paths {
         get: {
             parameters: {
                 query?: {
+                    kind?: "card" | "qr";
                     page?: number;
                     q?: string;
                     size?: number;
+                    /** @description sort */
                     sort?: string;
+                    state?: "available" | "issued" | "lost" | "retired";
                 };
                 header?: {
                     /** @description IAM mode: the client (tenant) id the call works in, one the signed-in user holds grants in (else 403). Without it, the session's selected client. */
@@ -22094,6 +22192,7 @@ export interface paths {
                     page?: number;
                     q?: string;
                     size?: number;
+                    /** @description sort */
                     sort?: string;
                 };
                 header?: {
@@ -22354,7 +22453,15 @@ export interface paths {
                     page?: number;
                     q?: string;
                     size?: number;
+                    /** @description sort */
                     sort?: string;
+                    status?: "pending" | "approved" | "declined";
+                    /** @description calendarDate */
+                    visitDate?: string;
+                    /** @description calendarDate */
+                    visitDateFrom?: string;
+                    /** @description calendarDate */
+                    visitDateTo?: string;
                 };
                 header?: {
                     /** @description IAM mode: the client (tenant) id the call works in, one the signed-in user holds grants in (else 403). Without it, the session's selected client. */
@@ -22680,6 +22787,7 @@ export interface paths {
                     page?: number;
                     q?: string;
                     size?: number;
+                    /** @description sort */
                     sort?: string;
                 };
                 header?: {
@@ -22940,7 +23048,15 @@ export interface paths {
                     page?: number;
                     q?: string;
                     size?: number;
+                    /** @description sort */
                     sort?: string;
+                    status?: "expected" | "on-site" | "left";
+                    /** @description calendarDate */
+                    visitDate?: string;
+                    /** @description calendarDate */
+                    visitDateFrom?: string;
+                    /** @description calendarDate */
+                    visitDateTo?: string;
                 };
                 header?: {
                     /** @description IAM mode: the client (tenant) id the call works in, one the signed-in user holds grants in (else 403). Without it, the session's selected client. */
@@ -23400,9 +23516,11 @@ export interface paths {
         get: {
             parameters: {
                 query?: {
+                    kind?: "deny" | "watch";
                     page?: number;
                     q?: string;
                     size?: number;
+                    /** @description sort */
                     sort?: string;
                 };
                 header?: {
