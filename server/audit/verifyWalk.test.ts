@@ -168,6 +168,24 @@ describe('verifyChains walks the chains in the database', () => {
       kind: 'order',
       message: `record ${x.id} (client ${A}, seq ${y.seq}): out of order (seq ${x.seq} expected; that is record ${y.id}, written after it)`,
     });
+    // the same in the chain of records of no client, named as such
+    const [n1, n2] = rows.get(null)!;
+    const none = await walkAfter(
+      async (tx) => {
+        const seqOf = (seq: number, to: number) => tx.query('update audit_log set seq = $2 where client_id is null and seq = $1', [seq, to]);
+        await seqOf(1, -1);
+        await seqOf(2, 1);
+        await seqOf(-1, 2);
+      },
+      { clientId: null },
+    );
+    expect(none.problem).toEqual({
+      clientId: null,
+      seq: 2,
+      id: n1.id,
+      kind: 'order',
+      message: `record ${n1.id} (client none, seq 2): out of order (seq 1 expected; that is record ${n2.id}, written after it)`,
+    });
     // a seq skipped that no record holds is missing, not out of order (the look-up finds nothing)
     const moved = await walkAfter((tx) => tx.query('update audit_log set seq = 40 where id = $1', [x.id]), { clientId: A });
     expect(moved.problem).toMatchObject({
