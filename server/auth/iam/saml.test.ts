@@ -7,7 +7,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { API, identityProvidersResource } from '../../../contract';
 import { startTestServer, type TestServer } from '../../testkit';
 import { Browser } from './testBrowser';
-import { startTestSamlIdp, type TestSamlIdp } from './testSamlIdp';
+import { samlProviderBody, startTestSamlIdp, type TestSamlIdp } from './testSamlIdp';
 
 let s: TestServer;
 let idp: TestSamlIdp;
@@ -23,19 +23,7 @@ beforeAll(async () => {
     },
   });
   const admin = await s.login('harbour');
-  const r = await s.call('POST', identityProvidersResource.api, {
-    token: admin,
-    body: {
-      name: 'Harbour ADFS',
-      kind: 'saml',
-      active: true,
-      issuer: idp.entityId,
-      ssoUrl: idp.ssoUrl,
-      certificate: idp.certificate,
-      groupsAttribute: 'memberOf',
-      roleMap: 'hh-security=security-operator',
-    },
-  });
+  const r = await s.call('POST', identityProvidersResource.api, { token: admin, body: samlProviderBody(idp, { groupsAttribute: 'memberOf' }) });
   expect(r.status, JSON.stringify(r.body)).toBe(201);
   key = `idp-${r.body.id}`;
 }, 180_000);

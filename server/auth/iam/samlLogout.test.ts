@@ -10,26 +10,15 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { API, identityProvidersResource } from '../../../contract';
 import { startTestServer, type TestServer } from '../../testkit';
 import { Browser } from './testBrowser';
-import { startTestSamlIdp, type TestSamlIdp } from './testSamlIdp';
+import { samlProviderBody, startTestSamlIdp, type TestSamlIdp } from './testSamlIdp';
 
 let s: TestServer;
 let idp: TestSamlIdp;
 let admin: string;
 let id: number;
 let key: string;
-const provider = () => ({
-  name: 'Harbour ADFS',
-  kind: 'saml',
-  active: true,
-  issuer: idp.entityId,
-  ssoUrl: idp.ssoUrl,
-  certificate: idp.certificate,
-  sloUrl: idp.ssoUrl.replace('/sso', '/slo'),
-  signRequests: true,
-  encryptAssertions: false,
-  groupsAttribute: 'groups',
-  roleMap: 'hh-security=security-operator',
-});
+const provider = () =>
+  samlProviderBody(idp, { sloUrl: idp.ssoUrl.replace('/sso', '/slo'), signRequests: true, encryptAssertions: false, groupsAttribute: 'groups' });
 const edit = async (patch: Record<string, unknown>) => {
   const r = await s.call('PUT', `${identityProvidersResource.api}/${id}`, { token: admin, body: { ...provider(), ...patch } });
   expect(r.status, JSON.stringify(r.body)).toBe(200);

@@ -192,6 +192,20 @@ function signAssertion(xml: string, privateKey: string): string {
   return sig.getSignedXml();
 }
 
+/** A client's identity provider for this IdP, as its administrator saves it (the tests' provider, with `patch` over it). */
+export function samlProviderBody(idp: Pick<TestSamlIdp, 'entityId' | 'ssoUrl' | 'certificate'>, patch: Record<string, unknown> = {}) {
+  return {
+    name: 'Harbour ADFS',
+    kind: 'saml',
+    active: true,
+    issuer: idp.entityId,
+    ssoUrl: idp.ssoUrl,
+    certificate: idp.certificate,
+    roleMap: 'hh-security=security-operator',
+    ...patch,
+  };
+}
+
 export async function startTestSamlIdp(opts: { people?: Record<string, SamlPerson>; groupsAttribute?: string } = {}): Promise<TestSamlIdp> {
   const own = pemPair();
   const stranger = pemPair();
