@@ -42,6 +42,8 @@ export interface LinkOptions {
   backoff?: { first: number; max: number };
   /** when a silent network is taken for a link gone (EDGE_LIVENESS_MS; tests: shorter) */
   liveness?: { handshakeMs: number; pingMs: number; silentMs: number; uploadMs: number };
+  /** the most journaled events one upload carries (EDGE_UPLOAD_BATCH unless said) */
+  uploadBatch?: number;
   /** a command of the server (a door's, a reader's re-pairing): applied here, answered with its result */
   onCommand?: (m: EdgeServerCommand) => EdgeCommandResult | Promise<EdgeCommandResult>;
 }
@@ -54,6 +56,7 @@ const COMMANDS = { door: EdgeDoorCommand, repair: EdgeRepairCommand, scan: EdgeS
 
 export function createLink(opts: LinkOptions) {
   const { journal, store } = opts;
+  const uploadBatch = opts.uploadBatch ?? EDGE_UPLOAD_BATCH;
   const log = opts.log ?? (() => {});
   const backoff = opts.backoff ?? EDGE_BACKOFF_MS;
   const liveness = opts.liveness ?? EDGE_LIVENESS_MS;
@@ -243,7 +246,7 @@ export function createLink(opts: LinkOptions) {
         let pause = 0;
         const flight = new Set<Promise<void>>();
         while (welcomed && controllerId !== null) {
-          const batch = pause || flight.size >= UPLOADS_IN_FLIGHT ? [] : journal.pending(EDGE_UPLOAD_BATCH, Math.max(sent, journal.lastDelivered));
+          const batch = pause || flight.size >= UPLOADS_IN_FLIGHT ? [] : journal.pending(uploadBatch, Math.max(sent, journal.lastDelivered));
           if (batch.length) {
             sent = batch.at(-1)!.seq;
             const p: Promise<void> = sendBatch(batch, controllerId).then((ms) => {
@@ -271,7 +274,7 @@ export function createLink(opts: LinkOptions) {
 
   /** One batch up the device interface: 0 once the server answered it, else how long to wait before sending again. */
   async function sendBatch(batch: JournalEntry[], controller: number): Promise<number> {
-    const cleared = clearedOffline(journal.pending(EDGE_UPLOAD_BATCH * 4, batch[0].seq - 1), batch.length);
+    const cleared = clearedOffline(journal.pending(uploadBatch * 4, batch[0].seq - 1), batch.length);
     const events: DeviceEvent[] = batch.map((e) => ({
       controllerId: controller,
       eventCode: e.eventCode as DeviceEvent['eventCode'],

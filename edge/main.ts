@@ -41,6 +41,8 @@ export interface EdgeOptions {
   journalCheckMs?: number;
   /** the edge's clock (tests move it) */
   now?: () => number;
+  /** the most journaled events one upload carries (EDGE_RESYNC_BATCH; the bench compares sizes) */
+  uploadBatch?: number;
 }
 
 export type Edge = ReturnType<typeof startEdge>;
@@ -59,6 +61,7 @@ export function startEdge(opts: EdgeOptions) {
     log,
     backoff: opts.backoff,
     liveness: opts.liveness,
+    uploadBatch: opts.uploadBatch,
     onCommand: (m) =>
       m.type === 'door'
         ? io.command(m)
