@@ -175,6 +175,27 @@ export const DEFAULT_ALARM_TYPES: { eventCode: number; name: string; priority: n
   },
 ];
 
+const camel = (name: string) =>
+  name
+    .replace(/[^A-Za-z0-9]+/g, ' ')
+    .trim()
+    .split(' ')
+    .map((w, i) => (i === 0 ? w.toLowerCase() : w.charAt(0).toUpperCase() + w.slice(1)))
+    .join('');
+/** The key of each built-in alarm type's instructions (the catalogue's scheme: `alarmType.doorForcedOpen.instructions`). */
+export const DEFAULT_INSTRUCTIONS_KEYS: ReadonlyMap<number, { code: string; instructions: string }> = new Map(
+  DEFAULT_ALARM_TYPES.map((t) => [t.eventCode, { code: `alarmType.${camel(t.name)}.instructions`, instructions: t.instructions }]),
+);
+/**
+ * Issue 48: the key of an alarm's instructions when they are the built-in default's own words for its event code (the
+ * server wrote them: the console says them in the operator's language); instructions a person wrote, a tenant's or a
+ * changed default, have none and are shown as written.
+ */
+export function defaultInstructionsCode(eventCode: number, instructions: string | null | undefined): string | undefined {
+  const d = DEFAULT_INSTRUCTIONS_KEYS.get(eventCode);
+  return d && instructions === d.instructions ? d.code : undefined;
+}
+
 export const AlarmType = type({ eventCode: integer(), name: string(), priority: integer(), instructions: string() });
 export type AlarmType = Infer<typeof AlarmType>;
 

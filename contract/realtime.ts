@@ -186,6 +186,9 @@ export const Event = type({
   priority: defaulted(integer(), 100),
   /** Operator instructions of the alarm type (what to do for a forced door…), when configured. */
   instructions: optional(nullable(string())),
+  /** Issue 48: the key of the instructions when they are a built-in alarm type's own (contract/monitor.ts
+   *  defaultInstructionsCode), said in the operator's language; absent on instructions a person wrote. */
+  instructionsCode: optional(SentenceKey),
   /** Issue 50: raised while its source is shelved: stored, kept off the consoles' open list. */
   shelved: optional(boolean()),
   /** Issue 50: the escalation step it reached (1 = the first group) and that group's name. */

@@ -62,3 +62,35 @@ test('zh-CN: an event message the server makes is said in Chinese, in the live l
     await page.request.put('/idp/1.0/me/settings', { headers: auth, data: { locale: 'en' } });
   }
 });
+
+// Issue 48: an alarm of a built-in alarm type: its message and its instructions (the server's own words, keyed) are
+// said in Chinese; instructions a person wrote would be shown as written.
+test('zh-CN: a forced door’s alarm is said in Chinese, its built-in instructions too', async ({ page }) => {
+  test.setTimeout(120_000);
+  await signIn(page, 'operator');
+  const auth = await bearer(page);
+  expect((await page.request.put('/idp/1.0/me/settings', { headers: auth, data: { locale: 'zh-CN' } })).status()).toBe(200);
+  const door = (await (await page.request.get('/event/manage/doors', { headers: auth })).json()).items.find((d: { name: string }) => d.name === 'Server Room');
+  expect(door, 'the demo door Server Room').toBeTruthy();
+  let alarmId: number | null = null;
+  try {
+    await page.goto('/monitor/alarms');
+    await expect(page.locator('html')).toHaveAttribute('lang', 'zh-CN');
+    const forced = await (await page.request.post('/api/test/simulate', { headers: auth, data: { kind: 'door.forced', doorId: door.id } })).json();
+    alarmId = forced.id;
+    expect(forced).toMatchObject({ messageCode: 'event.atDoor', instructionsCode: 'alarmType.doorForcedOpen.instructions' });
+    const row = page.locator(`[data-testid="alarm-row"][data-alarm-id="${forced.id}"]`);
+    await expect(row).toContainText(`${door.name}：门被强行打开`);
+    await expect(row).toContainText('查看门口摄像头，派保安前往该门并将其关好');
+    await expect(row).not.toContainText('Check the door camera');
+    await shot(page, 'i18n-alarm-zh-1440');
+  } finally {
+    // the alarm processed and the door closed again, as the other specs find them
+    if (alarmId !== null) {
+      await page.request.post(`/event/manage/alarms/${alarmId}/acknowledge`, { headers: auth });
+      await page.request.post(`/event/manage/alarms/${alarmId}/process`, { headers: auth, data: { note: 'e2e: read in Chinese' } });
+    }
+    await page.request.post('/api/test/simulate', { headers: auth, data: { kind: 'door.closed', doorId: door.id } });
+    await page.request.put('/idp/1.0/me/settings', { headers: auth, data: { locale: 'en' } });
+  }
+});

@@ -67,6 +67,8 @@ describe('a forced door, acknowledged and processed', () => {
     const alarm = forced.body;
     expect(alarm).toMatchObject({ eventCode: EVENT_CODES.doorForcedOpen, alert: true, priority: 1, eventPointId: `door-${door}`, acknowledge: false });
     expect(alarm.instructions).toMatch(/guard/);
+    // issue 48: the built-in instructions' key beside them, for the console to say them in the operator's language
+    expect(alarm.instructionsCode).toBe('alarmType.doorForcedOpen.instructions');
     expect(alarm.id).toBeGreaterThan(before.body.id);
     // persisted with that id
     expect(await s.count('select 1 from events where id = $1 and client_id = $2 and event_code = 6001', [alarm.id, northwind])).toBe(1);

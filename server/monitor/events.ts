@@ -1,6 +1,6 @@
 // An event as the pipeline takes it in (EventInput), as it is stored and read back (eventOfRow), and who hears it
 // published (server/monitor/pipeline.ts).
-import type { Event, Sentence, SentenceValues } from '../../contract';
+import { defaultInstructionsCode, type Event, type Sentence, type SentenceValues } from '../../contract';
 import { iso } from '../db/values';
 
 /** Who hears a publish beyond the tenant: only these users, only sessions that may see this division (null: any). */
@@ -46,6 +46,12 @@ export const said = (s: Sentence): Pick<EventInput, 'message' | 'messageCode' | 
   messageValues: s.values,
 });
 
+/** Issue 48: the key of built-in instructions (the server's own words), for the console to say them in its language. */
+export function instructionsKey(eventCode: number, instructions: string | null | undefined): { instructionsCode?: string } {
+  const code = defaultInstructionsCode(eventCode, instructions);
+  return code ? { instructionsCode: code } : {};
+}
+
 export function eventOfRow(r: any): Event {
   return {
     id: Number(r.id),
@@ -66,5 +72,6 @@ export function eventOfRow(r: any): Event {
     time: iso(r.at)!,
     priority: r.priority,
     instructions: r.instructions ?? null,
+    ...instructionsKey(r.event_code, r.instructions),
   };
 }

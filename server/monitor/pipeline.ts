@@ -9,7 +9,7 @@ import { DEFAULT_ALARM_TYPES, DESTINATIONS, statusOfCode, type Event } from '../
 import { AsyncLocalStorage } from 'node:async_hooks';
 import type { Db } from '../db/db';
 import { createAlarms } from './alarms';
-import { type EventInput, type Publish } from './events';
+import { instructionsKey, type EventInput, type Publish } from './events';
 import { iso } from '../db/values';
 
 export { AlarmError } from './alarms';
@@ -311,6 +311,7 @@ export function createPipeline(db: Db, publish: Publish, opts: PipelineOptions =
           time: at,
           priority: p.type?.priority ?? 100,
           instructions: p.type?.instructions ?? null,
+          ...instructionsKey(p.input.eventCode, p.type?.instructions),
         };
       });
       const firstId = ids[0];

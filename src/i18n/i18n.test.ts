@@ -357,7 +357,8 @@ describe("the server's sentences with values", () => {
     expect(sentences.filter((s) => typeof zhSentences[s.key] !== 'string').map((s) => `${s.where}: ${s.key}`)).toEqual([]);
     for (const s of sentences) expect([s.key, names(zhSentences[s.key])]).toEqual([s.key, names(s.template)]);
     // and no zh-CN template of a key nobody fills
-    const keys = new Set(sentences.map((s) => s.key));
+    const { DEFAULT_INSTRUCTIONS_KEYS } = await import('../../contract');
+    const keys = new Set([...sentences.map((s) => s.key), ...[...DEFAULT_INSTRUCTIONS_KEYS.values()].map((d) => d.code)]);
     expect(Object.keys(zhSentences).filter((k) => !keys.has(k))).toEqual([]);
   });
 
@@ -443,6 +444,26 @@ describe("the server's event messages", () => {
       messageValues: { event: 'Access denied: unknown credential', who: 'unknown card', card: 123, door: 'Lobby' },
     };
     expect(sayEvent(denied, 'zh-CN')).toBe('Lobby：拒绝通行：未知凭证：未知卡（卡 123）');
+  });
+});
+
+describe('alarm instructions', () => {
+  it('the built-in ones have a key of the scheme and their zh-CN; a person’s have none and are shown as written', async () => {
+    await loadLocale('zh-CN');
+    const { DEFAULT_ALARM_TYPES, DEFAULT_INSTRUCTIONS_KEYS, SENTENCE_KEY, defaultInstructionsCode } = await import('../../contract');
+    const { zhSentences } = await import('./sentences');
+    const { sayInstructions } = await import('./index');
+    expect(DEFAULT_INSTRUCTIONS_KEYS.size).toBe(DEFAULT_ALARM_TYPES.length);
+    for (const t of DEFAULT_ALARM_TYPES) {
+      const code = defaultInstructionsCode(t.eventCode, t.instructions)!;
+      expect([t.name, SENTENCE_KEY.test(code ?? ''), CJK.test(zhSentences[code] ?? '')]).toEqual([t.name, true, true]);
+      expect(sayInstructions({ instructions: t.instructions, instructionsCode: code }, 'zh-CN')).toBe(zhSentences[code]);
+      expect(sayInstructions({ instructions: t.instructions, instructionsCode: code }, 'en')).toBe(t.instructions);
+    }
+    const forced = DEFAULT_ALARM_TYPES[0];
+    expect(defaultInstructionsCode(forced.eventCode, `${forced.instructions} Ring Sam on 555.`)).toBeUndefined();
+    expect(defaultInstructionsCode(forced.eventCode, null)).toBeUndefined();
+    expect(sayInstructions({ instructions: 'Ring Sam on 555.' }, 'zh-CN')).toBe('Ring Sam on 555.');
   });
 });
 

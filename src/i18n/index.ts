@@ -160,6 +160,12 @@ export function saySentence(sentence: Sentence, loc: Locale = current()): string
 export function sayEvent(e: { message: string; messageCode?: string; messageValues?: Sentence['values'] }, loc: Locale = current()): string {
   return e.messageCode ? saySentence({ message: e.message, code: e.messageCode, values: e.messageValues ?? {} }, loc) : e.message;
 }
+/** An alarm's instructions in the language: a built-in alarm type's by their key (issue 48), a person's as written. */
+export function sayInstructions(e: { instructions?: string | null; instructionsCode?: string }, loc: Locale = current()): string {
+  const written = e.instructions ?? '';
+  if (loc === 'en' || !e.instructionsCode || !i18n.exists(e.instructionsCode, { ns: 'server', lng: loc })) return written;
+  return i18n.t(e.instructionsCode, { ns: 'server', lng: loc, interpolation: { skipOnVariables: true } }) as string;
+}
 /** A route title (by path) or section title (`section.<id>`), English from the route table as the fallback. */
 export function tRoute(key: string, english: string, loc: Locale = current()): string {
   return lookUp('routes', loc, key, english);

@@ -55,6 +55,21 @@ export const zhSentences: Record<string, string> = {
   'event.atDoorRelocked': '{door}：{event}（自动重新锁定）',
   'event.swipeCard': '{door}：{event}：{who}（卡 {card}）',
   'event.swipeQr': '{door}：{event}：{who}（二维码）',
+  // issue 48: the built-in alarm types' instructions (contract/monitor.ts DEFAULT_ALARM_TYPES); a person's are shown as written
+  'alarmType.doorForcedOpen.instructions': '查看门口摄像头，派保安前往该门并将其关好。如发现入侵者，请报警。',
+  'alarmType.readerTamper.instructions': '派保安检查读卡器是否损坏或被加装盗刷设备；检查完毕前保持该门锁定。',
+  'alarmType.inputTamper.instructions': '检查传感器及其线路；记下在其附近出现的任何人。',
+  'alarmType.interfaceOffline.instructions': '检查控制器的电源和网络；在其恢复前，各门按离线模式运行。',
+  'alarmType.intrusion.instructions': '已布防报警区域的某个输入被触发：查看该区域的摄像头，派保安前往，如发现入侵者请报警。检查完毕后再撤防该区域。',
+  'alarmType.doorHeldOpen.instructions': '请让扶着门的人把门关上；如门一直开着，请派保安前往。',
+  'alarmType.antiPassbackViolation.instructions': '有人进入了其已在其中的区域（软防反传放行了他们）：查看摄像头是否有尾随，并与持卡人沟通。',
+  'alarmType.logicalBlockAlarm.instructions': '此报警由逻辑块触发：阅读其消息，检查其所指的地点，处理完毕后处理该报警。',
+  'alarmType.visitorWatchlistMatch.instructions': '登记或申请的访客与访客观察名单匹配：致电前台，核对该条目的照片和出生日期，并在前台放行或劝离访客之前留守。',
+  'alarmType.edgeJournal80Full.instructions':
+    '某台 Gatehouse Edge 控制器保存的未送达服务器的事件已占其日志的大部分：请在日志写满前恢复其网络连接（它从不丢弃未送达的事件，但其磁盘会被写满）。',
+  'alarmType.edgeEventsLostWhileOffline.instructions':
+    '某台 Gatehouse Edge 控制器离线时间超过其日志保留事件的时长（默认 30 天）并丢弃了最早的事件：消息中说明了数量和起止时间。这些刷卡和报警不在历史记录中；请查明该控制器为何长时间离线。',
+  'alarmType.cardReaderOffline.instructions': '检查读卡器线缆和控制器端口；如有人被锁在门外，请使用机械钥匙。',
   // a door command refused for the door's state (contract/doors.ts DOOR_COMMAND_REFUSALS): the door's name, then the reason
   'door.alreadyLocked': '{door} 已锁定。',
   'door.alreadyUnlocked': '{door} 已解锁。',

@@ -20,7 +20,7 @@ import { useIsMobile } from '../../hooks/useMediaQuery';
 import { SoundControl } from '../../app/SoundControl';
 import { PageHeader } from '../../ui/PageHeader';
 import { useTime } from '../../ui/time';
-import { sayEvent, tCat, useLocale, useT, tx } from '../../i18n';
+import { sayEvent, sayInstructions, tCat, useLocale, useT, tx } from '../../i18n';
 import { violationText } from '../../i18n/violations';
 import { alarmNoteState } from './alarmNote';
 import { AlarmFloodPanel, AlarmManagementButtons, AlarmManagementTags } from './AlarmManagement';
@@ -52,7 +52,7 @@ const AlarmRow = memo(function AlarmRow({
       <td className="gh-nowrap">{dateTime(alarm.time)}</td>
       <td>{alarm.eventPointName ?? alarm.eventSourceName ?? String(alarm.eventPointId ?? alarm.eventSourceId)}</td>
       <td>{sayEvent(alarm)}</td>
-      <td className="bp6-text-muted gh-alarm-instructions">{alarm.instructions ?? ''}</td>
+      <td className="bp6-text-muted gh-alarm-instructions">{sayInstructions(alarm)}</td>
       <td>
         {alarm.acknowledge ? (
           <Tag intent="primary" minimal>
@@ -108,7 +108,7 @@ const AlarmCard = memo(function AlarmCard({
         <AlarmManagementTags alarm={alarm} />
       </div>
       <div className="gh-alarm-card__message">{sayEvent(alarm)}</div>
-      {alarm.instructions && <div className="gh-alarm-card__instructions bp6-text-muted">{alarm.instructions}</div>}
+      {alarm.instructions && <div className="gh-alarm-card__instructions bp6-text-muted">{sayInstructions(alarm)}</div>}
       <div className="gh-alarm-card__time bp6-text-muted">{dateTime(alarm.time)}</div>
       <div className="gh-alarm-card__actions">
         <Button icon="tick" disabled={!ack} onClick={() => onAck(alarm.id)} data-testid="alarm-acknowledge">
@@ -236,7 +236,7 @@ export function AlarmsScreen() {
             <p>
               <strong>{sayEvent(processing)}</strong>
               <br />
-              <span className="bp6-text-muted">{processing.instructions}</span>
+              <span className="bp6-text-muted">{sayInstructions(processing)}</span>
             </p>
           )}
           <FormGroup
