@@ -75,10 +75,7 @@ export interface ServerOptions {
   jwtSecret?: string;
   jwtLifetimeS?: number;
   lockout?: { attempts: number; minutes: number };
-  /**
-   * false: Fastify does not validate bodies and query strings with the routes' declared structs, and only the handlers'
-   * own checks refuse (server/openapi/openapi.test.ts compares the two that way). Validation is on otherwise.
-   */
+  /** false: Fastify does not validate with the routes' declared structs, only the handlers do (server/openapi's test). */
   schemaValidation?: boolean;
   /** Per-address limit of sign-in, password reset, registration and change-password (default 20 a minute); false: none. */
   rateLimit?: RateLimit | false;
@@ -163,10 +160,9 @@ export async function buildServer(opts: ServerOptions) {
   });
   // every route, as registered: the hostile-input test walks them all
   const routes: Array<{ method: string; url: string; config?: FastifyContextConfig }> = [];
-  app.addHook('onRoute', (r) => {
-    for (const method of [r.method].flat()) routes.push({ method: String(method), url: r.url, config: r.config as FastifyContextConfig | undefined });
-  });
-  await openApi(app, { validation: opts.schemaValidation !== false }); // the API description (/api/openapi.json): every route registered after this gets its schema, and Fastify validates with it
+  app.addHook('onRoute', (r) => [r.method].flat().forEach((m) => routes.push({ method: String(m), url: r.url, config: r.config as FastifyContextConfig })));
+  // the API description (/api/openapi.json): every route registered after this gets its schema, and Fastify validates with it
+  await openApi(app, { validation: opts.schemaValidation !== false });
   await webDelivery(app, { staticDir: opts.staticDir === null ? null : (opts.staticDir ?? 'dist'), apiPrefixes: API_PREFIXES }); // before any other route
   const { db } = opts;
   const tokens = createTokens(await jwtSecret(db, opts.jwtSecret), opts.jwtLifetimeS ?? 8 * 3600);
@@ -314,9 +310,8 @@ export async function buildServer(opts: ServerOptions) {
   });
 
   // authentication and authorisation, before every API route that is not open (§7); what it reads is cached per
-  // session and dropped as soon as grants, roles, divisions or sessions change (server/auth/requestCache.ts). It runs
-  // before Fastify validates the body and query string with the route's contract structs (server/openapi), so a caller
-  // without a session or the privilege is told that, not what the body lacks.
+  // session and dropped as soon as grants, roles, divisions or sessions change (server/auth/requestCache.ts); before
+  // Fastify validates the body and query (server/openapi): a caller without a session or privilege is told only that
   app.addHook('preValidation', async (req, reply) => {
     const cfg = req.routeOptions.config;
     const path = req.url.split('?')[0];
@@ -371,8 +366,7 @@ export async function buildServer(opts: ServerOptions) {
     }
   });
 
-  // issue 27: a route that touches an account or the whole installation checks who may, after authentication (and
-  // before the body's validation, as the privilege is)
+  // issue 27: a route that touches an account or the whole installation checks who may, after authentication
   app.addHook('preValidation', accountScopeHook(db));
 
   // issue 27: the embedded database's disk filling and freeing again, said once each in the log

@@ -15,7 +15,7 @@ import type { FastifyInstance, RouteOptions } from 'fastify';
 import type { Struct } from 'superstruct';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
-import { API_KEY_HEADER, APP_VERSION, TENANT_HEADER, isNoTokenPath } from '../../contract';
+import { API_KEY_HEADER, APP_VERSION, Refusal, TENANT_HEADER, isNoTokenPath } from '../../contract';
 import { toJsonSchema, type JsonSchema } from './jsonSchema';
 import { validate } from '../../contract/schemas';
 import { HttpError, INT_QUERY_FIELDS, query, routeBodySchemas } from '../http/kit';
@@ -181,20 +181,18 @@ function shared(document: Record<string, any>): Record<string, any> {
 }
 
 /** A refusal, as every route answers one (server/http/kit.ts errorBody). */
-const ERROR = {
-  type: 'object',
-  properties: {
-    status: { type: 'integer' },
-    error: { type: 'string' },
-    message: { type: 'string' },
-    violations: {
-      description: 'What is wrong with the request, one entry a field (`(body)` for the body as a whole).',
-      type: 'array',
-      items: { type: 'object', properties: { field: { type: 'string' }, message: { type: 'string' } }, required: ['field', 'message'] },
-    },
-  },
-  required: ['status', 'message'],
-};
+const ERROR = refusalSchema();
+function refusalSchema(): JsonSchema {
+  const s = toJsonSchema(Refusal) as { properties: Record<string, JsonSchema> } & JsonSchema;
+  const describe: Record<string, string> = {
+    message: 'What is wrong, in English.',
+    code: "The sentence's key when the message is a sentence with values (the console says it in the reader's language).",
+    values: 'The values the sentence was filled with.',
+    violations: 'What is wrong with the request, one entry a field (`(body)` for the body as a whole).',
+  };
+  for (const [k, d] of Object.entries(describe)) if (s.properties[k]) s.properties[k] = { description: d, ...s.properties[k] };
+  return s;
+}
 
 /** The answer a route declares, as JSON Schema (a download is any file; an undeclared answer, any JSON value). */
 export function answerSchema(route: Pick<RouteOptions, 'url' | 'method' | 'config'>): Record<string, unknown> {

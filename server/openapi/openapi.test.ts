@@ -7,7 +7,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Validator } from '@seriousme/openapi-schema-validator';
 import type { Struct } from 'superstruct';
-import { API, BulkDeleteRequest, CATALOGUE, ListQuery, TENANT_HEADER, apiPaths, inputSchema, validate } from '../../contract';
+import { API, BulkDeleteRequest, CATALOGUE, ListQuery, Refusal, TENANT_HEADER, apiPaths, inputSchema, validate } from '../../contract';
 import { startTestServer, type TestServer } from '../testkit';
 import { routeBodySchemas } from '../http/kit';
 import { OPENAPI_DOCS, OPENAPI_JSON, isApiRoute, routeDoc } from './index';
@@ -119,6 +119,11 @@ describe('the API description', () => {
     // the catalogue's rows and inputs are named once and referred to (`Door`, `DoorInput`)
     expect(Object.keys(doc.components?.schemas ?? {})).toEqual(expect.arrayContaining(['Door', 'DoorInput', 'Identity', 'Refusal']));
     expect(resolve(doc.paths[pathOf(`${API.identities}/:id`)].get.responses['200'].content['application/json'].schema).properties.id).toBeTruthy();
+    // a refusal as the contract says it (its sentence's key and values beside the English)
+    const refusal = doc.components!.schemas!.Refusal as { properties: Record<string, { type?: string }>; required: string[] };
+    const contract = toJsonSchema(Refusal) as { properties: Record<string, { type?: string }>; required: string[] };
+    expect(Object.keys(refusal.properties)).toEqual(Object.keys(contract.properties));
+    expect(refusal.required).toEqual(contract.required);
   });
 
   it('names the contract struct of the answer of every route but those listed, each with its reason', () => {
