@@ -24715,13 +24715,25 @@ export interface components {
             updatedAt?: unknown;
         };
         Refusal: {
-            error?: string;
+            /** @description The sentence's key when the message is a sentence with values (the console says it in the reader's language). */
+            code?: string;
+            detail?: string;
+            error: string;
+            /** @description What is wrong, in English. */
             message: string;
             status: number;
+            /** @description The values the sentence was filled with. */
+            values?: {
+                [key: string]: string | number;
+            };
             /** @description What is wrong with the request, one entry a field (`(body)` for the body as a whole). */
             violations?: {
+                code?: string;
                 field: string;
                 message: string;
+                values?: {
+                    [key: string]: string | number;
+                };
             }[];
         };
         Role: {

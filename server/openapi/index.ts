@@ -190,6 +190,10 @@ function refusalSchema(): JsonSchema {
     values: 'The values the sentence was filled with.',
     violations: 'What is wrong with the request, one entry a field (`(body)` for the body as a whole).',
   };
+  // a record's values are not read from its struct (./jsonSchema.ts): SentenceValues holds text and numbers
+  const values = { type: 'object', additionalProperties: { type: ['string', 'number'] } };
+  s.properties.values = values;
+  (s.properties.violations as { items: { properties: Record<string, JsonSchema> } }).items.properties.values = values;
   for (const [k, d] of Object.entries(describe)) if (s.properties[k]) s.properties[k] = { description: d, ...s.properties[k] };
   return s;
 }
