@@ -4,15 +4,7 @@
 // left open past the door's held-open time Door held open, each journaled and raising its alarm on the server, and
 // closing returns it to normal.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  API,
-  EVENT_CODES,
-  centralPropertiesResource,
-  doorsResource,
-  inputsResource,
-  outputsResource,
-  threatLevelsResource,
-} from '../contract';
+import { API, EVENT_CODES, centralPropertiesResource, doorsResource, inputsResource, outputsResource, threatLevelsResource } from '../contract';
 import { EMPTY_STATE, decide } from '../access/engine';
 import { startTestServer, type TestServer } from '../server/testkit';
 import { edgeOfFirstController, proxyTo, until, type EdgeFixture } from './testPeers';
