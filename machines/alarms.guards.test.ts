@@ -5,24 +5,10 @@
 // every check of `shelvable` and the one-target check of `forwardable` alive: the model offers only a few such events.
 import { describe, expect, it } from 'vitest';
 import { initialTransition, transition } from 'xstate';
-import type { Event } from '../contract';
+import { forcedDoorAlarm } from '../model-tests/events';
 import { alarmsMachine, type AlarmsSnapshot } from './alarms';
 
-const open: Event = {
-  id: 2,
-  eventCode: 6001,
-  eventPointId: 20,
-  eventSourceId: 20,
-  eventPointName: 'Loading bay',
-  eventSourceName: null,
-  message: 'Door forced open',
-  alert: true,
-  acknowledge: false,
-  process: false,
-  eventPoint: [],
-  time: '2024-05-01T10:00:00Z',
-  priority: 1,
-};
+const open = forcedDoorAlarm({ id: 2, eventPointId: 20, eventSourceId: 20, eventPointName: 'Loading bay' });
 /** The console with one open alarm, ready for a command. */
 function ready(): AlarmsSnapshot {
   const [start] = initialTransition(alarmsMachine);

@@ -10,22 +10,9 @@ import { alarmsMachine, type AlarmsSnapshot } from '../machines/alarms';
 import { chatteringOf, floodOfRaisings, keepRaisings } from '../machines/alarms.management';
 import { selectAlarmGroups, selectChattering, selectFlood } from '../machines/alarms.management.selectors';
 import { edgePaths, onDemand, expectOracle, type StepProperties } from './harness';
+import { forcedDoorAlarm } from './events';
 
-const ev = (over: Partial<Event> & Pick<Event, 'id'>): Event => ({
-  eventCode: 6001,
-  eventPointId: 10,
-  eventSourceId: 10,
-  eventPointName: 'Front door',
-  eventSourceName: null,
-  message: 'Door forced open',
-  alert: true,
-  acknowledge: false,
-  process: false,
-  eventPoint: [],
-  time: '2024-05-01T10:00:00Z',
-  priority: 1,
-  ...over,
-});
+const ev = forcedDoorAlarm;
 const A1 = ev({ id: 1 });
 const A2 = ev({ id: 2, eventPointId: 20, eventPointName: 'Loading bay', time: '2024-05-01T10:00:10Z' });
 const SHELVED = ev({ id: 3, shelved: true, time: '2024-05-01T10:00:20Z' });
