@@ -263,6 +263,9 @@ export const AlarmNotice = type({
   eventId: Id,
   priority: integer(),
   message: string(),
+  /** Issue 48: the alarm's message as a key and values, said in the operator's language (absent: the English alone). */
+  messageCode: optional(SentenceKey),
+  messageValues: optional(SentenceValues),
   at: string(),
   pointName: optional(nullable(string())),
 });

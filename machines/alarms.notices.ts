@@ -9,8 +9,15 @@ export interface AlarmNotice {
   alarmIds: Event['id'][];
   /** The most urgent priority among its alarms. */
   priority: number;
+  /** What it says, in English (the view says it in the operator's language from the fields below: src/app/alarmNoticeWords.ts). */
   title: string;
   message: string;
+  /** The place of its most urgent alarm, how many alarms it holds and how many of them are P1. */
+  point: string;
+  count: number;
+  p1: number;
+  /** Its most urgent alarm's message, with the key and values it was said with (issue 48). */
+  top: Pick<Event, 'message' | 'messageCode' | 'messageValues'>;
   /** A P1 stays up until seen: dismissed, opened, or acknowledged by someone; the others go after 5 s (§9). */
   sticky: boolean;
   /** Bumped on every change; an expiry only removes the version it was scheduled for. */
@@ -39,6 +46,7 @@ export function noticeFor(alarms: readonly Event[], kind: AlarmNotice['kind'], i
   const sorted = [...alarms].sort(compareAlarms);
   const top = sorted[0];
   const p1 = sorted.filter((a) => a.priority <= P1).length;
+  const said = { point: pointOf(top), count: sorted.length, p1, top: { message: top.message, messageCode: top.messageCode, messageValues: top.messageValues } };
   if (kind === 'alarm') {
     return {
       id,
@@ -47,6 +55,7 @@ export function noticeFor(alarms: readonly Event[], kind: AlarmNotice['kind'], i
       priority: top.priority,
       title: `P${top.priority} alarm: ${pointOf(top)}`,
       message: top.message,
+      ...said,
       sticky: p1 > 0,
       version,
     };
@@ -59,6 +68,7 @@ export function noticeFor(alarms: readonly Event[], kind: AlarmNotice['kind'], i
     priority: top.priority,
     title: `${n} new alarm${n === 1 ? '' : 's'}${p1 ? `, ${p1} P1` : ''}`,
     message: `Most urgent: P${top.priority} ${pointOf(top)}${top.message ? ` (${top.message})` : ''}`,
+    ...said,
     sticky: p1 > 0,
     version,
   };

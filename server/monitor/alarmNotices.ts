@@ -47,6 +47,7 @@ export function createAlarmNotices(db: Db, pipeline: Pipeline, publish: PublishT
         eventId: event.id,
         priority: event.priority,
         message: event.message,
+        ...(event.messageCode ? { messageCode: event.messageCode, messageValues: event.messageValues ?? {} } : {}),
         at: event.time,
         pointName: event.eventPointName,
       };

@@ -8,6 +8,7 @@ import { selectAlarmNotices } from '../../machines/alarms.selectors';
 import { notices$ } from '../hooks/console';
 import { useIsMobile } from '../hooks/useMediaQuery';
 import { say, tx, useLocale } from '../i18n';
+import { alarmNoticeWords } from '../i18n/alarmNotices';
 import { useSystemActor } from '../hooks/useSystemActor';
 
 let toaster: Promise<Toaster> | null = null;
@@ -59,7 +60,10 @@ function AlarmAnnouncer() {
   useEffect(() => {
     const subs = [
       alarms.on('alarm.noticed', ({ notices, priority }) => {
-        const text = notices.map((n) => (n.message ? `${n.title}: ${n.message}` : n.title)).join('. ');
+        const text = notices
+          .map((n) => alarmNoticeWords(n))
+          .map((n) => (n.message ? `${n.title}: ${n.message}` : n.title))
+          .join('. ');
         setSaid(priority <= 1 ? { polite: '', assertive: text } : { polite: text, assertive: '' });
       }),
       // what one user or client was told goes with them
@@ -101,40 +105,42 @@ function AlarmBoard() {
   };
   return (
     <section className="gh-alarm-board" aria-label={tx('New alarms')} data-testid="alarm-board">
-      {shown.map((n) => (
-        <div
-          key={n.id}
-          className={`gh-alarm-notice gh-alarm-notice--p${Math.min(n.priority, 4)}${n.sticky ? ' gh-alarm-notice--sticky' : ''}`}
-          data-testid="alarm-notice"
-          data-kind={n.kind}
-          data-sticky={n.sticky ? 'true' : 'false'}
-          data-priority={n.priority}
-        >
-          <Icon icon={n.kind === 'summary' ? 'layers' : 'warning-sign'} className="gh-alarm-notice__icon" />
-          <div className="gh-alarm-notice__body">
-            <strong data-testid="alarm-notice-title">{n.title}</strong>
-            {n.message && <div className="gh-alarm-notice__message">{n.message}</div>}
-            {mobile && notices.length > 1 && (
-              <div className="gh-alarm-notice__more" data-testid="alarm-notice-more">
-                {tx('and {n} more', { n: notices.length - 1 })}
-              </div>
-            )}
+      {shown
+        .map((n) => ({ ...n, words: alarmNoticeWords(n) }))
+        .map((n) => (
+          <div
+            key={n.id}
+            className={`gh-alarm-notice gh-alarm-notice--p${Math.min(n.priority, 4)}${n.sticky ? ' gh-alarm-notice--sticky' : ''}`}
+            data-testid="alarm-notice"
+            data-kind={n.kind}
+            data-sticky={n.sticky ? 'true' : 'false'}
+            data-priority={n.priority}
+          >
+            <Icon icon={n.kind === 'summary' ? 'layers' : 'warning-sign'} className="gh-alarm-notice__icon" />
+            <div className="gh-alarm-notice__body">
+              <strong data-testid="alarm-notice-title">{n.words.title}</strong>
+              {n.words.message && <div className="gh-alarm-notice__message">{n.words.message}</div>}
+              {mobile && notices.length > 1 && (
+                <div className="gh-alarm-notice__more" data-testid="alarm-notice-more">
+                  {tx('and {n} more', { n: notices.length - 1 })}
+                </div>
+              )}
+            </div>
+            <div className="gh-alarm-notice__actions">
+              <Button size="small" variant="outlined" onClick={open} data-testid="alarm-notice-open">
+                {tx('View')}
+              </Button>
+              <Button
+                size="small"
+                variant="minimal"
+                icon="cross"
+                aria-label={tx('Dismiss')}
+                onClick={() => alarms.send({ type: 'notice.dismiss', id: n.id })}
+                data-testid="alarm-notice-dismiss"
+              />
+            </div>
           </div>
-          <div className="gh-alarm-notice__actions">
-            <Button size="small" variant="outlined" onClick={open} data-testid="alarm-notice-open">
-              {tx('View')}
-            </Button>
-            <Button
-              size="small"
-              variant="minimal"
-              icon="cross"
-              aria-label={tx('Dismiss')}
-              onClick={() => alarms.send({ type: 'notice.dismiss', id: n.id })}
-              data-testid="alarm-notice-dismiss"
-            />
-          </div>
-        </div>
-      ))}
+        ))}
     </section>
   );
 }

@@ -5,6 +5,7 @@
 import { DESTINATIONS, type AlarmNotice } from '../../contract';
 import type { SystemActors } from '../../machines/system';
 import { notify } from './notices';
+import { alarmNotificationWords } from '../i18n/alarmNotices';
 
 export const ALARM_NOTICE_TITLE = 'Alarm notification';
 
@@ -12,7 +13,7 @@ export function startAlarmNotifications(socket: SystemActors['socket.events'], d
   return socket.on('socket.message', (e) => {
     if (e.destination !== DESTINATIONS.alarmNotice) return;
     const n = e.body as AlarmNotice;
-    const message = `${n.name} · P${n.priority}: ${n.message}`;
+    const message = alarmNotificationWords(n); // in the operator's language (issue 48)
     notify({ intent: n.priority === 1 ? 'danger' : 'warning', title: ALARM_NOTICE_TITLE, message, timeoutMs: n.priority === 1 ? 0 : 15_000 });
     desktop(ALARM_NOTICE_TITLE, message);
   });
