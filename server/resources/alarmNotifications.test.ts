@@ -118,9 +118,13 @@ describe('alarm notifications', () => {
       eventId: Number(forced.body.id),
       priority: 1,
       message: forced.body.message,
+      // the message's key and values, as the event has them: the console says it in the member's language (issue 48)
+      messageCode: forced.body.messageCode,
+      messageValues: forced.body.messageValues,
       at: forced.body.time,
       pointName: expect.any(String),
     });
+    expect(notice.messageCode).toBe('event.atDoor');
     // the member heard the urgent one only: the less urgent one was raised (and told) first, so had it been told it would
     // be the first notice; the administrator heard the same alarm from their own desk only, none of the night desk's
     expect(member().map((m) => m.eventId)).toEqual([Number(forced.body.id)]);
