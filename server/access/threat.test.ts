@@ -9,6 +9,7 @@ import { hashPassword } from '../auth/passwords';
 import { addGrant, insertRole } from '../db/queries/grants';
 import { DEMO_PASSWORD } from '../db/seed';
 import { startTestServer, type TestServer } from '../testkit';
+import { loadLocale, sayEvent } from '../../src/i18n';
 
 let s: TestServer;
 let admin: string, harbour: string;
@@ -108,6 +109,15 @@ describe('threat levels', () => {
     const report = await s.call('GET', `${API.events}?eventCode=5013`, { token: admin });
     expect(report.status).toBe(200);
     expect(report.body.items.find((e: { id: number }) => e.id === denied.body.id)).toMatchObject({ eventCode: 5013, message: denied.body.message });
+    // issue 48: said by its key, the level's name a value beside the decision's label, so the console says it in the
+    // operator's language ("Access denied: threat level Severe" stayed English in 简体中文)
+    const stored = report.body.items.find((e: { id: number }) => e.id === denied.body.id);
+    expect(stored).toMatchObject({
+      messageCode: 'event.swipeCardAtLevel',
+      messageValues: { event: 'Access denied: threat level', level: 'Severe', card, door: expect.any(String), who: expect.any(String) },
+    });
+    await loadLocale('zh-CN');
+    expect(sayEvent(stored, 'zh-CN')).toBe(`${stored.messageValues.door}：拒绝通行：威胁等级 Severe：${stored.messageValues.who}（卡 ${card}）`);
     const why = await s.call('GET', `${API.events}/${denied.body.id}/explain`, { token: admin });
     expect(why.body.now.reason).toBe('threat-level');
     expect(why.body.now.label).toBe('Access denied: threat level Severe');

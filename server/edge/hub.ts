@@ -15,6 +15,7 @@ import {
   EDGE_OFFLINE_GRACE_MS,
   EVENT_CODES,
   eventLabel,
+  fill,
   EDGE_RECHECK_MS,
   EDGE_COMMAND_TIMEOUT_MS,
   EdgeApplied,
@@ -39,6 +40,7 @@ import type { Db } from '../db/db';
 import { tenant, tenantOf } from '../db/tenant';
 import { HardwareError } from '../doors/port';
 import type { Pipeline } from '../monitor/pipeline';
+import { said } from '../monitor/events';
 import { hardAntiPassbackDoors, recordApplied, snapshotVersionFor } from '../db/queries/edge';
 import { buildSnapshot } from './snapshot';
 
@@ -108,14 +110,24 @@ export function createEdgeHub(opts: {
     const code = online ? EVENT_CODES.interfaceOnline : EVENT_CODES.interfaceOffline;
     // offline, its doors' hard anti-passback goes soft (a repeat is let through and logged): the alarm says which
     const soft = online ? [] : await hardAntiPassbackDoors(db, clientId, controllerId);
-    const apb = soft.length
-      ? `: anti-passback is soft at ${soft.length > 3 ? `${soft.slice(0, 3).join(', ')} and ${soft.length - 3} more door(s)` : soft.join(', ')} until it reconnects`
-      : '';
+    // issue 48: said with its key and values, in the operator's language on the console
+    const values = { event: eventLabel(code), controller: rows[0].name, doors: soft.slice(0, 3).join(', '), more: soft.length - 3 };
+    const message = online
+      ? fill('event.edgeConnected', '{event}: {controller} (Gatehouse Edge connected)', values)
+      : !soft.length
+        ? fill('event.edgeLinkLost', '{event}: {controller} (Gatehouse Edge link lost)', values)
+        : soft.length <= 3
+          ? fill('event.edgeLinkLostSoftApb', '{event}: {controller} (Gatehouse Edge link lost): anti-passback is soft at {doors} until it reconnects', values)
+          : fill(
+              'event.edgeLinkLostSoftApbMore',
+              '{event}: {controller} (Gatehouse Edge link lost): anti-passback is soft at {doors} and {more} more door(s) until it reconnects',
+              values,
+            );
     await opts.pipeline.record(clientId, {
       eventCode: code,
       sourceId: `iface-${controllerId}`,
       sourceName: rows[0].name,
-      message: `${eventLabel(code)}: ${rows[0].name} (Gatehouse Edge ${online ? 'connected' : 'link lost'})${apb}`.slice(0, 500),
+      ...said({ ...message, message: message.message.slice(0, 500) }),
       controllerId,
     });
   }

@@ -219,14 +219,17 @@ describe('the device interface', () => {
     const r = await send([active(`in-${own.id}`), active(`in-${theirs.id}`), active('input-1')]);
     expect(r.body.accepted).toBe(3);
     const stored = (
-      await s.db.query<{ event_code: number; message: string }>('select event_code, message from events where id between $1 and $2 order by id', [
-        r.body.firstId,
-        r.body.lastId,
-      ])
+      await s.db.query<{ event_code: number; message: string; message_code: string | null; message_values: unknown }>(
+        'select event_code, message, message_code, message_values from events where id between $1 and $2 order by id',
+        [r.body.firstId, r.body.lastId],
+      )
     ).rows;
+    // issue 48: said with its key and values too, for the console to say it in the operator's language
     expect(stored[0]).toEqual({
       event_code: EVENT_CODES.intrusion,
       message: `Intrusion: input active in an armed alarm zone: ${own.name} (alarm zone Ingest zone)`,
+      message_code: 'event.intrusion',
+      message_values: { event: 'Intrusion: input active in an armed alarm zone', input: own.name, zone: 'Ingest zone' },
     });
     expect(stored.slice(1).map((e) => e.event_code)).toEqual([EVENT_CODES.inputActive, EVENT_CODES.inputActive]);
     expect((await s.db.query<{ priority: number }>('select priority from alarms where event_id = $1', [r.body.firstId])).rows[0].priority).toBe(1);

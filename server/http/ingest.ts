@@ -9,6 +9,7 @@ import type { FastifyInstance, FastifyReply } from 'fastify';
 import { API, DeviceBatch, DeviceEvent, EVENT_CODES, PRIV, eventLabel, validateQuickly, type DeviceBatchResult } from '../../contract';
 import type { Db } from '../db/db';
 import type { Pipeline } from '../monitor/pipeline';
+import { intrusion } from '../monitor/events';
 import { HttpError, body, clientOf } from './kit';
 import { tenant } from '../db/tenant';
 import type { EdgeIngest } from '../edge/ingest';
@@ -63,7 +64,7 @@ export function ingestRoutes(app: FastifyInstance, { db, pipeline, edge }: { db:
         ...i.input,
         eventCode: EVENT_CODES.intrusion,
         sourceName: i.input.sourceName ?? hit.name,
-        message: `${eventLabel(EVENT_CODES.intrusion)}: ${hit.name} (alarm zone ${hit.zone})`,
+        ...intrusion(hit.name, hit.zone),
       };
     }
   }

@@ -4,11 +4,12 @@
 // alarm), so the door's state, the live events and the audit of events all show it, naming the block. Actions run
 // in the 'logic' event origin: what a block does never starts another block, so blocks cannot loop.
 // The blocks of a tenant are read once and again only after a change notice of the resource.
-import { EVENT_CODES, INPUT_TRIGGERS, LOGIC_TRIGGER_CODES, eventLabel, type Event, type LogicAction, type LogicTrigger } from '../../contract';
+import { EVENT_CODES, INPUT_TRIGGERS, LOGIC_TRIGGER_CODES, eventLabel, fill, type Event, type LogicAction, type LogicTrigger } from '../../contract';
 import { localTime } from '../../access/clock';
 import { scheduleOpen } from '../../access/schedule';
 import type { Db } from '../db/db';
 import { eventOrigin, type Pipeline } from '../monitor/pipeline';
+import { said } from '../monitor/events';
 import type { HardwarePort } from '../doors/port';
 import { tenant } from '../db/tenant';
 
@@ -105,7 +106,14 @@ export function createLogicBlocks(db: Db, pipeline: Pipeline, simulator: Hardwar
           eventCode: EVENT_CODES.logicAlarm,
           sourceId: `logic-${block.id}`,
           sourceName: block.name,
-          message: `${block.alarmText?.trim() || `${block.name}`}: ${eventLabel(cause.eventCode)} (${cause.eventSourceName ?? cause.eventSourceId})`,
+          // issue 48: the block's own words (or its name) as written, the cause's label in the operator's language
+          ...said(
+            fill('event.logicAlarm', '{text}: {event} ({source})', {
+              text: block.alarmText?.trim() || block.name,
+              event: eventLabel(cause.eventCode),
+              source: cause.eventSourceName ?? cause.eventSourceId,
+            }),
+          ),
         });
     }
   }

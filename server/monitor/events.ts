@@ -1,6 +1,6 @@
 // An event as the pipeline takes it in (EventInput), as it is stored and read back (eventOfRow), and who hears it
 // published (server/monitor/pipeline.ts).
-import { defaultInstructionsCode, type Event, type Sentence, type SentenceValues } from '../../contract';
+import { EVENT_CODES, defaultInstructionsCode, eventLabel, fill, type Event, type Sentence, type SentenceValues } from '../../contract';
 import { iso } from '../db/values';
 
 /** Who hears a publish beyond the tenant: only these users, only sessions that may see this division (null: any). */
@@ -40,11 +40,18 @@ export const EVENT_COLS = `e.id, e.client_id, e.event_code, e.event_source_id, e
   e.message, e.message_code, e.message_values, e.alert, e.priority, e.at, a.state as alarm_state, a.instructions`;
 
 /** An event's message made with fill(): its English, key and values, for an EventInput (`{ eventCode, …said(fill(…)) }`). */
-export const said = (s: Sentence): Pick<EventInput, 'message' | 'messageCode' | 'messageValues'> => ({
+type Said = Pick<EventInput, 'message' | 'messageCode' | 'messageValues'>;
+export const said = (s: Sentence): Said => ({
   message: s.message,
   messageCode: s.code,
   messageValues: s.values,
 });
+
+/** An event at a source (an input, an output, a controller) said with its key (issue 48): "Input active: Vault PIR". */
+export const atSource = (code: number, source: string): Said => said(fill('event.atSource', '{event}: {source}', { event: eventLabel(code), source }));
+/** An input active in an armed alarm zone, said with its key (issue 48). */
+export const intrusion = (input: string, zone: string): Said =>
+  said(fill('event.intrusion', '{event}: {input} (alarm zone {zone})', { event: eventLabel(EVENT_CODES.intrusion), input, zone }));
 
 /** Issue 48: the key of built-in instructions (the server's own words), for the console to say them in its language. */
 export function instructionsKey(eventCode: number, instructions: string | null | undefined): { instructionsCode?: string } {

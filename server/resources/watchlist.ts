@@ -7,10 +7,10 @@
 // its event id kept on the match. The front desk decides: a visitor is let in or refused (named actions, audited by the
 // catalogue; the decision, its note and who made it on the match); approving a request lets its visitor in, declining
 // it refuses them. A visitor whose match is open or refused is not signed in (409).
-import { EVENT_CODES, PRIV, watchlistMatch, type WatchlistMatchKind } from '../../contract';
+import { EVENT_CODES, PRIV, fill, watchlistMatch, type WatchlistMatchKind } from '../../contract';
 import type { CrudContext, NamedAction, ResourceHooks, Row } from '../crud/hooks';
 import type { Db } from '../db/db';
-import type { Publish } from '../monitor/events';
+import { said, type Publish } from '../monitor/events';
 import { partsOf } from './parts';
 import { audit } from '../audit/trail';
 import { tenant } from '../db/tenant';
@@ -93,13 +93,18 @@ function raiseAlarm(publish: object | undefined, owner: Owner, clientId: number,
   const to = partsOf(publish);
   if (!to || !row || row.watchlist !== 'open') return;
   const name = `${row.firstName} ${row.lastName}`;
-  const where = owner === 'visitor_id' ? 'registered at the front desk' : 'asked for in a visit request';
+  const values = { name, reason: String(row.watchlistReason ?? '') };
+  // issue 48: said with its key, in the operator's language on the console
+  const message =
+    owner === 'visitor_id'
+      ? fill('event.watchlistAtDesk', 'Watchlist: {name} registered at the front desk matches {reason}', values)
+      : fill('event.watchlistInRequest', 'Watchlist: {name} asked for in a visit request matches {reason}', values);
   void to
     .record(clientId, {
       eventCode: EVENT_CODES.visitorWatchlistMatch,
       sourceId: `${owner === 'visitor_id' ? 'visitor' : 'visit-request'}-${row.id}`,
       sourceName: name,
-      message: `Watchlist: ${name} ${where} matches ${String(row.watchlistReason ?? '')}`.slice(0, 1000),
+      ...said({ ...message, message: message.message.slice(0, 1000) }),
     })
     .then((e) => to.db.query(`update visitor_watchlist_matches set alarm_event_id = $2 where ${owner} = $1 and alarm_event_id is null`, [row.id, e.id]))
     .catch((err) => log?.(`watchlist alarm of ${owner} ${row.id}: ${err}`));

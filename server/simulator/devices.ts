@@ -1,7 +1,7 @@
 // The simulator's readers, inputs, outputs, controllers and elevators (server/simulator/hardware.ts): a reader
 // tampered or off/online, an input active or back to normal (an intrusion while its alarm group is armed), an output
 // pulsed, an interface off/online, a floor pressed in an elevator.
-import { EVENT_CODES, eventLabel, type Event } from '../../contract';
+import { EVENT_CODES, eventLabel, fill, type Event } from '../../contract';
 import { localTime } from '../../access/clock';
 import { freeingMask, type ElevatorMask } from '../access/elevator';
 import type { AccessIndexes } from '../access/index';
@@ -9,6 +9,7 @@ import type { Db } from '../db/db';
 import { tenant } from '../db/tenant';
 import { HardwareError } from '../doors/port';
 import type { Pipeline } from '../monitor/pipeline';
+import { atSource, intrusion, said } from '../monitor/events';
 import type { ControllerRow, DoorRow } from './hardwareRows';
 import type { SimulatorClock } from './strike';
 import type { SwipeOptions } from './swipes';
@@ -42,7 +43,7 @@ export function createDevices({
       eventCode: code,
       sourceId: `reader-${d.id}`,
       sourceName: `${d.name} reader`,
-      message: `${eventLabel(code)} at ${d.name}`,
+      ...said(fill('event.atDoor', '{event} at {door}', { event: eventLabel(code), door: d.name })),
     });
   }
   const ioEvent = (d: DoorRow, kind: 'input' | 'output', code: number) =>
@@ -50,12 +51,12 @@ export function createDevices({
       eventCode: code,
       sourceId: `${kind}-${d.id}`,
       sourceName: `${d.name} ${kind === 'input' ? 'contact' : 'strike'}`,
-      message: `${eventLabel(code)} at ${d.name}`,
+      ...said(fill('event.atDoor', '{event} at {door}', { event: eventLabel(code), door: d.name })),
     });
 
   async function interfaceEvent(c: ControllerRow, online: boolean): Promise<Event> {
     const code = online ? EVENT_CODES.interfaceOnline : EVENT_CODES.interfaceOffline;
-    const e = await pipeline.record(c.client_id, { eventCode: code, sourceId: `iface-${c.id}`, sourceName: c.name, message: `${eventLabel(code)}: ${c.name}` });
+    const e = await pipeline.record(c.client_id, { eventCode: code, sourceId: `iface-${c.id}`, sourceName: c.name, ...atSource(code, c.name) });
     await db.query(
       `update controllers set status = $2, online_since = case when $2 = 'online' then coalesce(case when status = 'online' then online_since end, now()) else null end where id = $1`,
       [c.id, online ? 'online' : 'offline'],
@@ -80,8 +81,8 @@ export function createDevices({
     const i = rows[0];
     if (!i) throw new HardwareError(404, 'Input not found');
     const code = !active ? EVENT_CODES.inputIdle : i.armed ? EVENT_CODES.intrusion : EVENT_CODES.inputActive;
-    const message = code === EVENT_CODES.intrusion ? `${eventLabel(code)}: ${i.name} (alarm zone ${i.armed})` : `${eventLabel(code)}: ${i.name}`;
-    return pipeline.record(clientId, { eventCode: code, sourceId: `in-${i.id}`, sourceName: i.name, message });
+    const message = code === EVENT_CODES.intrusion && i.armed ? intrusion(i.name, i.armed) : atSource(code, i.name);
+    return pipeline.record(clientId, { eventCode: code, sourceId: `in-${i.id}`, sourceName: i.name, ...message });
   }
 
   /**
@@ -113,9 +114,18 @@ export function createDevices({
     const at = o.at ?? Date.now();
     const free = freeingMask(masks, floor, localTime(at, index.timeZone), index.schedules, index.calendar);
     const source = { sourceId: `reader-elev-${reader.id}`, sourceName: reader.name };
-    if (free) return pipeline.record(clientId, { ...source, eventCode: EVENT_CODES.floorFree, message: `Floor ${floor} free: ${free.name} (${reader.name})` });
+    if (free)
+      return pipeline.record(clientId, {
+        ...source,
+        eventCode: EVENT_CODES.floorFree,
+        ...said(fill('event.floorFree', 'Floor {floor} free: {mask} ({reader})', { floor, mask: free.name, reader: reader.name })),
+      });
     if (!o.card || reader.door_id === null)
-      return pipeline.record(clientId, { ...source, eventCode: EVENT_CODES.floorNeedsCard, message: `Floor ${floor} needs a card (${reader.name})` });
+      return pipeline.record(clientId, {
+        ...source,
+        eventCode: EVENT_CODES.floorNeedsCard,
+        ...said(fill('event.floorNeedsCard', 'Floor {floor} needs a card ({reader})', { floor, reader: reader.name })),
+      });
     return swipeCard(await door(clientId, reader.door_id), o.card, o);
   }
 
@@ -138,7 +148,20 @@ export function createDevices({
       eventCode: EVENT_CODES.outputActive,
       sourceId: `out-${o.id}`,
       sourceName: o.name,
-      message: `${eventLabel(EVENT_CODES.outputActive)}: ${o.name}, pulsed by ${by}${held ? ' (held on)' : ` for ${o.pulse_seconds} s`}`,
+      ...said(
+        held
+          ? fill('event.outputHeldOn', '{event}: {output}, pulsed by {actor} (held on)', {
+              event: eventLabel(EVENT_CODES.outputActive),
+              output: o.name,
+              actor: by,
+            })
+          : fill('event.outputPulsed', '{event}: {output}, pulsed by {actor} for {seconds} s', {
+              event: eventLabel(EVENT_CODES.outputActive),
+              output: o.name,
+              actor: by,
+              seconds: o.pulse_seconds,
+            }),
+      ),
     });
     const running = pulses.get(o.id);
     if (running) clock().clearTimeout(running);
@@ -153,7 +176,7 @@ export function createDevices({
               eventCode: EVENT_CODES.outputIdle,
               sourceId: `out-${o.id}`,
               sourceName: o.name,
-              message: `${eventLabel(EVENT_CODES.outputIdle)}: ${o.name} (pulse ended)`,
+              ...said(fill('event.pulseEnded', '{event}: {output} (pulse ended)', { event: eventLabel(EVENT_CODES.outputIdle), output: o.name })),
             })
             .catch((err) => log(`pulse ${o.id}: ${err}`));
         }, o.pulse_seconds * 1000),

@@ -1,9 +1,10 @@
 // The simulated controllers' heart-beats: each controller's status per tenant and division on /hbcontroller (the
 // central service), each door's on /hbdoor, and the firmware roll-outs the heart-beat moves on (a controller says it
 // started, then runs the new version FIRMWARE_INSTALL_MS after it was sent).
-import { DESTINATIONS, EVENT_CODES, FIRMWARE_INSTALL_MS, eventLabel } from '../../contract';
+import { DESTINATIONS, EVENT_CODES, FIRMWARE_INSTALL_MS, eventLabel, fill } from '../../contract';
 import type { Db } from '../db/db';
 import type { Pipeline, Publish } from '../monitor/pipeline';
+import { said } from '../monitor/events';
 
 export function createHeartbeat({ db, pipeline, publish }: { db: Db; pipeline: Pipeline; publish: Publish }) {
   /**
@@ -20,7 +21,13 @@ export function createHeartbeat({ db, pipeline, publish }: { db: Db; pipeline: P
         eventCode: EVENT_CODES.firmwareSent,
         sourceId: `iface-${c.id}`,
         sourceName: c.name,
-        message: `${eventLabel(EVENT_CODES.firmwareSent)}: ${c.firmware_target} on ${c.name}`,
+        ...said(
+          fill('event.firmwareSent', '{event}: {version} on {controller}', {
+            event: eventLabel(EVENT_CODES.firmwareSent),
+            version: c.firmware_target,
+            controller: c.name,
+          }),
+        ),
       });
     }
     const { rows: installed } = await db.query<{ id: number; client_id: number; name: string; firmware: string }>(
@@ -33,7 +40,13 @@ export function createHeartbeat({ db, pipeline, publish }: { db: Db; pipeline: P
         eventCode: EVENT_CODES.firmwareInstalled,
         sourceId: `iface-${c.id}`,
         sourceName: c.name,
-        message: `${eventLabel(EVENT_CODES.firmwareInstalled)}: ${c.name} runs ${c.firmware}`,
+        ...said(
+          fill('event.firmwareInstalled', '{event}: {controller} runs {version}', {
+            event: eventLabel(EVENT_CODES.firmwareInstalled),
+            controller: c.name,
+            version: c.firmware,
+          }),
+        ),
       });
     }
     if (!installed.length) return;

@@ -22,6 +22,21 @@ function labelOf(d: Decision, index: AccessIndex, doorId: number, at: number): s
   return level ? `${DECISION_LABELS[d.reason]} ${level.name}` : DECISION_LABELS[d.reason];
 }
 
+/** A swipe's event message with its key (issue 48): the decision's label (with the threat level's name when one refused
+ *  it: "Access denied: threat level NC1 Red"), who, the card (null: a QR code) and the door. */
+function swipeSaid(d: Decision, index: AccessIndex, door: DoorRow, at: number, card: string | null, who: string | null) {
+  const threat = d.reason === 'threat-level' ? index.doors.get(door.id) : undefined;
+  const level = threat ? threatAt(threat, at)?.name : undefined;
+  const event = DECISION_LABELS[d.granted ? 'granted' : d.reason];
+  if (level === undefined)
+    return card === null
+      ? fill('event.swipeQr', '{event}: {who} (QR code) at {door}', { event, who: who ?? 'unknown QR code', door: door.name })
+      : fill('event.swipeCard', '{event}: {who} (card {card}) at {door}', { event, who: who ?? 'unknown card', card, door: door.name });
+  return card === null
+    ? fill('event.swipeQrAtLevel', '{event} {level}: {who} (QR code) at {door}', { event, level, who: who ?? 'unknown QR code', door: door.name })
+    : fill('event.swipeCardAtLevel', '{event} {level}: {who} (card {card}) at {door}', { event, level, who: who ?? 'unknown card', card, door: door.name });
+}
+
 /** A swipe's extras (the test hook): when it happens (the simulated clock) and on which reader of the door. */
 export interface SwipeOptions {
   at?: number;
@@ -133,20 +148,7 @@ export function createSwipes({
       pointId: `reader-${d.id}`,
       pointName: `${d.name} reader`,
       // issue 48: the message as a sentence with its key, said in the operator's language by the console
-      ...said(
-        o.qr
-          ? fill('event.swipeQr', '{event}: {who} (QR code) at {door}', {
-              event: labelOf(decision, index, d.id, req.at),
-              who: who ?? 'unknown QR code',
-              door: d.name,
-            })
-          : fill('event.swipeCard', '{event}: {who} (card {card}) at {door}', {
-              event: labelOf(decision, index, d.id, req.at),
-              who: who ?? 'unknown card',
-              card: number,
-              door: d.name,
-            }),
-      ),
+      ...said(swipeSaid(decision, index, d, req.at, o.qr ? null : number, who)),
       decided: { identityId: decision.identityId, decision: decision.granted ? 'granted' : 'denied', reason: decision.reason, swipe: stored },
     });
     if (decision.alarm === 'anti-passback') {
@@ -156,7 +158,15 @@ export function createSwipes({
         sourceName: `${d.name} reader`,
         pointId: `apb-${d.id}`,
         pointName: `${d.name} anti-passback`,
-        message: `${eventLabel(EVENT_CODES.antiPassbackViolation)}: ${who ?? 'unknown'} (card ${number}) at ${d.name} — ${decisionMessage(decision)}`,
+        ...said(
+          fill('event.antiPassbackLetThrough', '{event}: {who} (card {card}) at {door} — {decision}', {
+            event: eventLabel(EVENT_CODES.antiPassbackViolation),
+            who: who ?? 'unknown',
+            card: number,
+            door: d.name,
+            decision: decisionMessage(decision),
+          }),
+        ),
       });
     }
     return e;

@@ -5,10 +5,11 @@
 // open alarms after 30 minutes, a notice on every screen): now almost every event is a granted swipe, a swipe now and
 // then is anyone's card (the odd denial), inputs and outputs change, and an alarm comes now and then (TRAFFIC_MIX: at
 // the default rate of one event a second, about one alarm in ten minutes, a forced door about once an hour).
-import { EVENT_CODES, eventLabel, type Event } from '../../contract';
+import { EVENT_CODES, type Event } from '../../contract';
 import type { Db } from '../db/db';
 import { tenant } from '../db/tenant';
 import type { Pipeline } from '../monitor/pipeline';
+import { atSource } from '../monitor/events';
 import type { Devices } from './devices';
 import type { ControllerRow, DoorRow } from './hardwareRows';
 import type { SwipeOptions } from './swipes';
@@ -119,13 +120,13 @@ export function createTraffic({
         const code = pick([EVENT_CODES.inputIdle, EVENT_CODES.inputActive, EVENT_CODES.inputOpen, EVENT_CODES.inputIdle, EVENT_CODES.inputUnknown]);
         // active goes through the input's own path: an armed alarm group makes it an intrusion
         if (code === EVENT_CODES.inputActive) await inputEvent(i.client_id, i.id, true);
-        else await pipeline.record(i.client_id, { eventCode: code, sourceId: `in-${i.id}`, sourceName: i.name, message: `${eventLabel(code)}: ${i.name}` });
+        else await pipeline.record(i.client_id, { eventCode: code, sourceId: `in-${i.id}`, sourceName: i.name, ...atSource(code, i.name) });
       }
     } else if (kind === 'output') {
       if (rec.outputs.length) {
         const o = pick(rec.outputs);
         const code = pick([EVENT_CODES.outputIdle, EVENT_CODES.outputActive]);
-        await pipeline.record(o.client_id, { eventCode: code, sourceId: `out-${o.id}`, sourceName: o.name, message: `${eventLabel(code)}: ${o.name}` });
+        await pipeline.record(o.client_id, { eventCode: code, sourceId: `out-${o.id}`, sourceName: o.name, ...atSource(code, o.name) });
       }
     } else if (kind === 'forced-open') await doorEvent(d, EVENT_CODES.doorForcedOpen);
     else if (kind === 'held-open') await doorEvent(d, EVENT_CODES.doorHeldOpen);
@@ -143,7 +144,7 @@ export function createTraffic({
           eventCode: EVENT_CODES.inputTamper,
           sourceId: `in-${i.id}`,
           sourceName: i.name,
-          message: `${eventLabel(EVENT_CODES.inputTamper)}: ${i.name}`,
+          ...atSource(EVENT_CODES.inputTamper, i.name),
         });
       }
     } else if (kind === 'controller') {

@@ -309,21 +309,22 @@ describe("the server's own sentences", () => {
   });
 });
 
-describe("the server's sentences with values", () => {
-  const serverFiles = () => {
-    const root = join(__dirname, '..', '..', 'server');
-    const files: string[] = [];
-    const walk = (dir: string) => {
-      for (const f of readdirSync(dir)) {
-        const p = join(dir, f);
-        if (statSync(p).isDirectory()) walk(p);
-        else if (p.endsWith('.ts') && !p.endsWith('.test.ts')) files.push(p);
-      }
-    };
-    walk(root);
-    return files.map((f) => ({ f, text: readFileSync(f, 'utf8') }));
+/** The server's product files (server/, tests left out) and their text. */
+const serverFiles = () => {
+  const root = join(__dirname, '..', '..', 'server');
+  const files: string[] = [];
+  const walk = (dir: string) => {
+    for (const f of readdirSync(dir)) {
+      const p = join(dir, f);
+      if (statSync(p).isDirectory()) walk(p);
+      else if (p.endsWith('.ts') && !p.endsWith('.test.ts')) files.push(p);
+    }
   };
+  walk(root);
+  return files.map((f) => ({ f, text: readFileSync(f, 'utf8') }));
+};
 
+describe("the server's sentences with values", () => {
   it('are built with fill(template), never a template literal, except the transport problems an integrator alone sees', () => {
     // a JSON body the console never sends, and the background upload of a session recording
     const TRANSPORT = [/^The JSON body /, /^The body is not valid JSON/, /^line /, /^Send the chunk as/, /^The recording would exceed/];
@@ -425,6 +426,29 @@ describe("the server's event messages", () => {
       ...Object.values(STATUS_CODES).map((c) => c.label),
     ];
     expect(labels.filter((l) => !CJK.test(zhEventWords[l] ?? ''))).toEqual([]);
+  });
+
+  // every event the server records (pipeline.record and recordMany, and the ingest's intrusions) is worded by fill():
+  // its key and values are stored beside the English, so the console says it in the operator's language (issue 48)
+  it('are worded by fill(), never a literal or template, wherever the server records an event', () => {
+    const records: string[] = [];
+    for (const { f, text } of serverFiles())
+      for (const m of text.matchAll(/\.record(?:Many)?\(/g)) {
+        let depth = 0;
+        let end = m.index + m[0].length - 1;
+        for (; end < text.length; end++) {
+          if (text[end] === '(') depth++;
+          else if (text[end] === ')' && --depth === 0) break;
+        }
+        const call = text.slice(m.index, end + 1);
+        // an event's own object literal, not one passed on (`record(clientId, input)`)
+        for (const w of call.matchAll(/\bmessage:\s*([`'"][^\n]*)/g)) records.push(`${f.split('/server/')[1]}: ${w[1].slice(0, 60)}`);
+      }
+    for (const { f, text } of serverFiles())
+      for (const w of text.matchAll(/\beventCode: EVENT_CODES\.intrusion,[^}]*\bmessage:\s*([`'"][^\n]*)/g))
+        records.push(`${f.split('/server/')[1]}: ${w[1].slice(0, 60)}`);
+    expect(serverFiles().filter(({ text }) => /\.record\(/.test(text)).length).toBeGreaterThan(5); // the scan finds the callers
+    expect(records).toEqual([]);
   });
 
   it('are said in Chinese by their key, the event label translated; an event stored without one keeps its English', async () => {

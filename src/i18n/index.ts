@@ -145,7 +145,7 @@ function valueWord(value: string, loc: Locale): string {
 }
 /** The placeholders whose values are words (a resource's label, a state, an action, an event's label, who swiped when
  *  unknown): said in the language. Every other value is a name, a number or a time, shown as the server gave it. */
-const WORD_PLACEHOLDERS = new Set(['what', 'state', 'done', 'action', 'seat', 'event', 'who']);
+const WORD_PLACEHOLDERS = new Set(['what', 'state', 'done', 'action', 'seat', 'event', 'who', 'decision']);
 /** A sentence the server said with values (contract/messages.ts) in the language: its key's template with the
  *  values filled in, words among them translated too; the server's English for a key the language does not have. */
 export function saySentence(sentence: Sentence, loc: Locale = current()): string {
