@@ -20,7 +20,7 @@ import { interfaceHooks } from './interfaces';
 import { outputHooks, type Pulse } from './outputs';
 import { elevatorMaskHooks } from './elevatorMasks';
 import { credentialStoreHooks } from './settings';
-import { reportJobHooks } from './reportJobs';
+import { reportJobHooks } from '../reports/hooks';
 import { firmwareHooks } from './firmware';
 import { controllerHooks, zoneHooks } from '../edge/keys';
 import { alarmShelvingHooks } from '../alarms/hooks';

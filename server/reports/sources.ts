@@ -1,4 +1,4 @@
-// What a scheduled report holds (server/resources/reportJobs.ts): each kind's columns and rows for the period, as the
+// What a scheduled report holds (server/reports/index.ts): each kind's columns and rows for the period, as the
 // job's owner may see it (their divisions for the family's view code), read a batch at a time.
 import { ACTIVITY_FILE_COLUMNS, PRIV, activityCells, familyOf } from '../../contract';
 import { auditEntryOf, type AuditRow } from '../db/queries/audit';
@@ -13,8 +13,8 @@ import type { Column } from '../http/tabular';
 import { fullDigest } from '../handover/digest';
 import { HANDOVER_COLUMNS, handoverLines } from '../handover/lines';
 import { shiftsEndingIn } from '../handover/shifts';
-import type { Job } from './reportJobClock';
-import { tenant, tenantOf } from '../db/tenant';
+import { REPORT_PAGE as BATCH, reportActivityPage, reportEventsPage, reportIdentitiesPage, reportPeriodInstants } from '../db/queries/reportJobs';
+import type { Job } from './clock';
 
 export type Cell = unknown;
 /** A report's columns (`time`: instants, shown in the client's zone with the zone in the header) and its rows. */
@@ -23,7 +23,6 @@ export interface Source {
   rows: AsyncIterable<Cell[]>;
 }
 const cols = (names: string[], times: string[] = []): Column[] => names.map((title) => ({ title, time: times.includes(title) }));
-const BATCH = 2000;
 
 /** Rows of a keyset-paged query, BATCH at a time (never the whole report in memory): `page(after)` answers the next batch. */
 async function* paged<R>(page: (after: R | null) => Promise<R[]>, cells: (r: R) => Cell[]): AsyncIterable<Cell[]> {
@@ -46,10 +45,6 @@ export async function sourceOf(db: Db, job: Job, period: { from: string; to: str
       409,
       fill('reportJob.ownerLacksPrivilege', 'Its owner no longer holds privilege {code} in this client: nothing was made', { code: view }),
     );
-  const bounds = [`($2::date::timestamp at time zone $4::text)`, `(($3::date + 1)::timestamp at time zone $4::text)`];
-  const p: unknown[] = [];
-  const own = tenantOf(p, job.client_id); // $1
-  p.push(period.from, period.to, period.zone); // $2..$4
   type R = Record<string, unknown>;
   switch (job.report) {
     case 'events': {
@@ -60,15 +55,7 @@ export async function sourceOf(db: Db, job: Job, period: { from: string; to: str
       return {
         columns: cols(['id', 'time', 'eventCode', 'eventSourceName', 'eventPointName', 'message', 'alert', 'priority'], ['time']),
         rows: paged<R>(
-          async (after) =>
-            (
-              await db.query<R>(
-                `select e.id, e.at, e.event_code, e.event_source_name, e.event_point_name, e.message, e.alert, e.priority from events e
-          where ${own('e')} and e.at >= ${bounds[0]} and e.at < ${bounds[1]} and ($5::int[] is null or e.division_id is null or e.division_id = any($5::int[]))
-          and e.id > $6 order by e.id limit ${BATCH}`,
-                [...p, divisions, after?.id ?? 0],
-              )
-            ).rows,
+          (after) => reportEventsPage(db, job.client_id, period, divisions, (after?.id as number | undefined) ?? 0),
           (r) => [Number(r.id), iso(r.at), r.event_code, r.event_source_name, r.event_point_name, r.message, r.alert, r.priority],
         ),
       };
@@ -79,14 +66,7 @@ export async function sourceOf(db: Db, job: Job, period: { from: string; to: str
       return {
         columns: cols([...ACTIVITY_FILE_COLUMNS], ['When']),
         rows: paged<R>(
-          async (after) =>
-            (
-              await db.query<R>(
-                `select a.*, u.name as actor_name from audit_log a left join users u on u.username = a.actor
-          where ${own('a')} and a.at >= ${bounds[0]} and a.at < ${bounds[1]} and a.id > $5 order by a.id limit ${BATCH}`,
-                [...p, after?.id ?? 0],
-              )
-            ).rows,
+          (after) => reportActivityPage(db, job.client_id, period, (after?.id as number | undefined) ?? 0),
           (r) => {
             const row = r as unknown as AuditRow & { actor_name: string | null };
             const entry = auditEntryOf(row, new Map(row.actor_name ? [[row.actor, row.actor_name]] : []));
@@ -99,19 +79,7 @@ export async function sourceOf(db: Db, job: Job, period: { from: string; to: str
       return {
         columns: cols(['employeeNo', 'lastName', 'firstName', 'division', 'status', 'validFrom', 'validTo']),
         rows: paged<R>(
-          async (after) => {
-            const params: unknown[] = [divisions, after?.id ?? null, after?.k1 ?? '', after?.k2 ?? ''];
-            return (
-              await db.query<R>(
-                `select i.id, i.employee_no, i.last_name, i.first_name, coalesce(i.last_name, '') as k1, coalesce(i.first_name, '') as k2,
-            d.name as division, i.status, i.valid_from::text as valid_from, i.valid_to::text as valid_to
-          from identities i join divisions d on d.id = i.division_id where i.division_id = any($1::int[]) and ${tenant(params, job.client_id, 'i')}
-          and ($2::int is null or (coalesce(i.last_name, ''), coalesce(i.first_name, ''), i.id) > ($3::text, $4::text, $2::int))
-          order by coalesce(i.last_name, ''), coalesce(i.first_name, ''), i.id limit ${BATCH}`,
-                params,
-              )
-            ).rows;
-          },
+          (after) => reportIdentitiesPage(db, job.client_id, divisions, after && { id: after.id, k1: after.k1, k2: after.k2 }),
           (r) => [r.employee_no, r.last_name, r.first_name, r.division, r.status, r.valid_from, r.valid_to],
         ),
       };
@@ -124,9 +92,7 @@ export async function sourceOf(db: Db, job: Job, period: { from: string; to: str
           fill('reportJob.ownerLacksPrivilege', 'Its owner no longer holds privilege {code} in this client: nothing was made', { code: PRIV.handover.view }),
         );
       const divisions = await eventDivisions({ clientId: job.client_id, entries: owner, divisionIds: (c) => clientDivisionIds(db, c) }, [PRIV.handover.view]);
-      const {
-        rows: [b],
-      } = await db.query<{ s: Date; e: Date }>(`select $1::int as c, ${bounds[0]} as s, ${bounds[1]} as e`, p);
+      const b = await reportPeriodInstants(db, job.client_id, period);
       const shifts = await shiftsEndingIn(db, job.client_id, new Date(b.s), new Date(b.e));
       async function* lines() {
         for (const shift of shifts) yield* handoverLines(await fullDigest(db, job.client_id, shift, divisions));

@@ -1,4 +1,4 @@
-// One run of a scheduled report job (server/resources/reportJobs.ts): the file it makes (CSV or XLSX, written
+// One run of a scheduled report job (server/reports/index.ts): the file it makes (CSV or XLSX, written
 // streamed and cut at the row cap), where it goes (mail through SMTP_URL with nodemailer, the client's web hook through
 // the web hooks' outbox, always kept for download for the job's keepDays) and the run row that says how it went.
 import { createWriteStream } from 'node:fs';
@@ -8,11 +8,11 @@ import { join } from 'node:path';
 import nodemailer from 'nodemailer';
 import { REPORT_JOB_MAX_ROWS, reportJobsResource, reportRecipients, type ReportJobDelivery, type ReportJobFormat } from '../../contract/resources/reportJobs';
 import type { Db } from '../db/db';
+import { claimReportRun, finishReportRun, noteReportJobRan, queueReportDelivery, trimReportRuns } from '../db/queries/reportJobs';
 import { piped } from '../streams';
 import { TABULAR_TYPES, tableStream } from '../http/tabular';
-import { periodOf, type Job } from './reportJobClock';
-import { sourceOf, type Cell, type Source } from './reportJobSources';
-import { tenant } from '../db/tenant';
+import { periodOf, type Job } from './clock';
+import { sourceOf, type Cell, type Source } from './sources';
 
 export interface ReportJobOptions {
   /** The SMTP server reports are mailed through (SMTP_URL, e.g. smtps://user:pass@mail.example.com); none: nothing is mailed. */
@@ -184,16 +184,9 @@ export async function makeRun(
           base64: made.file.length <= WEBHOOK_FILE_MAX_BYTES ? made.file.toString('base64') : null,
         },
       };
-      const params: unknown[] = [job.web_hook_id];
-      const inClient = tenant(params, job.client_id); // $2
-      params.push(JSON.stringify(body)); // $3
-      const { rows } = await db.query<{ id: string; name: string }>(
-        `insert into webhook_outbox (client_id, hook_id, event_type, body)
-        select client_id, id, 'report.made', $3::jsonb from web_hooks where id = $1 and ${inClient} returning id::text, (select name from web_hooks where id = $1) as name`,
-        params,
-      );
-      outboxId = rows[0]?.id ?? null;
-      if (rows[0]) notes.push(`sent to web hook ${rows[0].name}`);
+      const queued = await queueReportDelivery(db, job.client_id, job.web_hook_id, body);
+      outboxId = queued?.id ?? null;
+      if (queued) notes.push(`sent to web hook ${queued.name}`);
     }
   }
   const ok = made !== null && mailError === null;
@@ -202,40 +195,25 @@ export async function makeRun(
       ? `${made.rows} rows, ${period.from} to ${period.to}${made.cut ? ` (cut at ${o.maxRows})` : ''}${notes.length ? `; ${notes.join('; ')}` : ''}`
       : `Failed: ${failure}`
   ).slice(0, 500);
-  await db.query(
-    `update report_job_runs set ran_at = now(), rows = $2, ok = $3, status = $4, file = $5, content = null, bytes = $6, cut = $7, format = $8,
-      mailed_to = $9, mail_error = $10, webhook_outbox_id = $11::bigint, expired = false where id = $1`,
-    [
-      runId,
-      made?.rows ?? 0,
-      ok,
-      status,
-      made ? made.file : null,
-      made?.file.length ?? 0,
-      made?.cut ?? false,
-      job.format,
-      mailedTo?.join(', ') ?? null,
-      mailError,
-      outboxId,
-    ],
-  );
-  await db.query(`delete from report_job_runs where job_id = $1 and id not in (select id from report_job_runs where job_id = $1 order by id desc limit $2)`, [
-    job.id,
-    job.keep_runs,
-  ]);
-  await db.query('update report_jobs set last_run_at = now(), last_status = $2 where id = $1', [job.id, status]);
+  await finishReportRun(db, runId, {
+    rows: made?.rows ?? 0,
+    ok,
+    status,
+    file: made ? made.file : null,
+    bytes: made?.file.length ?? 0,
+    cut: made?.cut ?? false,
+    format: job.format,
+    mailedTo: mailedTo?.join(', ') ?? null,
+    mailError,
+    outboxId,
+  });
+  await trimReportRuns(db, job.id, job.keep_runs);
+  await noteReportJobRan(db, job.id, status);
   return { ok, status };
 }
 
 /** A new run row of `job` (for the schedule's `dueAt`, or null: Run now); null when that due time already has its run. */
-export async function claimRun(db: Db, job: Job, period: { from: string; to: string }, dueAt: string | null): Promise<number | null> {
-  const { rows } = await db.query<{ id: number }>(
-    `insert into report_job_runs (job_id, client_id, period_from, period_to, ok, status, format, due_at)
-    values ($1, $2, $3::date, $4::date, false, 'Being made', $5, $6::timestamptz) on conflict (job_id, due_at) do nothing returning id`,
-    [job.id, job.client_id, period.from, period.to, job.format, dueAt],
-  );
-  return rows[0] ? Number(rows[0].id) : null;
-}
+export const claimRun = claimReportRun;
 
 /** One run of a job now (Run now, inside `tx`): the period just past, made and delivered at once. */
 export async function runJob(tx: Db, job: Job, options: ReportJobOptions = {}): Promise<{ ok: boolean; status: string }> {

@@ -1,15 +1,10 @@
-// The runner of scheduled report jobs (server/resources/reportJobs.ts): each minute it makes the due ones, one run
+// The runner of scheduled report jobs (server/reports/index.ts): each minute it makes the due ones, one run
 // per due time on a shared database, and drops the files past their job's keepDays.
 import type { Db } from '../db/db';
+import { dueReportJobs, expireReportFiles, lockDueReportJob, setReportJobNextRun } from '../db/queries/reportJobs';
 import { iso } from '../db/values';
-import { JOB_COLUMNS, nextRunAt, periodOf, type Job } from './reportJobClock';
-import { claimRun, makeRun, type ReportJobOptions } from './reportJobRuns';
-
-/** Files of runs past their job's keep_days are dropped (the run's line stays, saying so). */
-async function expireFiles(db: Db): Promise<void> {
-  await db.query(`update report_job_runs x set file = null, content = null, expired = true from report_jobs j
-    where j.id = x.job_id and not x.expired and (x.file is not null or x.content is not null) and x.ran_at < now() - j.keep_days * interval '1 day'`);
-}
+import { nextRunAt, periodOf } from './clock';
+import { claimRun, makeRun, type ReportJobOptions } from './runs';
 
 /**
  * Makes every due job's report (enabled, next run passed); returns how many it made. One run per due time: the run
@@ -20,15 +15,13 @@ async function expireFiles(db: Db): Promise<void> {
 export async function runDueJobs(db: Db, options: ReportJobOptions | ((m: string) => void) = {}): Promise<number> {
   const o: ReportJobOptions = typeof options === 'function' ? { log: options } : options;
   const log = o.log ?? (() => {});
-  await expireFiles(db).catch((e) => log(`report files: ${(e as Error).message}`));
-  const { rows } = await db.query<Job>(`select ${JOB_COLUMNS} from report_jobs where enabled and next_run_at <= now() order by next_run_at, id limit 100`);
+  // files of runs past their job's keep_days are dropped (the run's line stays, saying so)
+  await expireReportFiles(db).catch((e) => log(`report files: ${(e as Error).message}`));
   let ran = 0;
-  for (const due of rows) {
+  for (const due of await dueReportJobs(db)) {
     try {
       const claimed = await db.transaction(async (tx) => {
-        const {
-          rows: [job],
-        } = await tx.query<Job>(`select ${JOB_COLUMNS} from report_jobs where id = $1 and enabled and next_run_at <= now() for update skip locked`, [due.id]);
+        const job = await lockDueReportJob(tx, due.id);
         if (!job) return null;
         const dueAt = iso(job.next_run_at)!;
         const period = await periodOf(tx, job.client_id, job.frequency, dueAt);
@@ -40,7 +33,7 @@ export async function runDueJobs(db: Db, options: ReportJobOptions | ((m: string
           monthDay: job.month_day,
           enabled: job.enabled,
         });
-        await tx.query('update report_jobs set next_run_at = $2 where id = $1', [job.id, next]);
+        await setReportJobNextRun(tx, job.id, next);
         return runId === null ? null : { job, runId, period };
       });
       if (!claimed) continue;

@@ -18,7 +18,7 @@ import { REPORT_JOB_MAX_ROWS, reportJobsResource } from '../../contract';
 import { openPostgres } from '../db/db';
 import { startTestServer, type TestServer } from '../testkit';
 import { verifySignature } from '../webhooks/sign';
-import { runDueJobs } from './reportJobs';
+import { runDueJobs } from '.';
 
 let s: TestServer;
 let admin: string, hr: string, auditor: string, harbour: string;
