@@ -3,29 +3,23 @@
 // one of the spec's no-token paths, and declares the privileges it needs (§6).
 import Fastify, { LogController, type FastifyContextConfig, type FastifyInstance } from 'fastify';
 import rateLimitPlugin from '@fastify/rate-limit';
-import { API, API_KEY_HEADER, GRANTS_HEADER, JWT_INVALID, TENANT_HEADER, grantsTag, hasPrivilege, heldPrivilegeIds, isNoTokenPath } from '../contract';
+import { heldPrivilegeIds } from '../contract';
 import { jwtSecret } from './auth/secret';
 import { createTokens } from './auth/tokens';
 import { authenticateApiKey, isApiKey } from './auth/apiKeys';
 import { accountScopeHook } from './auth/accountScope';
-import {
-  DATABASE_UNAVAILABLE,
-  DATA_DIR_READ_ONLY,
-  DISK_FULL,
-  DiskFullError,
-  checkDataDir,
-  isDatabaseUnavailable,
-  probeWrite,
-  refusedWrites,
-  type Db,
-} from './db/db';
+import { API_PREFIXES, authGuard } from './auth/guard';
+import { errorHandler } from './http/errors';
+import { healthRoutes } from './http/health';
+import { auditHeadSigning } from './audit/routes';
+import { refusedWrites, type Db } from './db/db';
 import { createRequestCache } from './auth/requestCache';
 import { startMaintenance } from './db/maintenance';
 import { startRetention } from './resources/settings';
 import { reportJobRoutes, startReportJobs } from './resources/reportJobs';
 import { startAutoBackups } from './backup/backups';
 import { backupRoutes, type BackupOptions } from './backup/routes';
-import { HttpError, errorBody, saidOf, noteBodyRoute, parseJsonBody } from './http/kit';
+import { noteBodyRoute, parseJsonBody } from './http/kit';
 import { DEFAULT_RATE_LIMIT, authRoutes, type RateLimit, type ResetNotice } from './http/auth';
 import { crudRoutes } from './crud/plugin';
 import { resourceHooks } from './resources';
@@ -136,8 +130,6 @@ export function trustProxyOf(value: string | undefined): boolean | number | stri
   return v;
 }
 
-const API_PREFIXES = ['/idp/', '/event/', '/central/', '/api/', '/MyKad/', '/report/', '/visitor/', '/batch/', '/video/', '/ws/'];
-
 export async function buildServer(opts: ServerOptions) {
   const logger =
     opts.logger === false || opts.logger === undefined ? false : opts.logger === true ? { level: 'info' } : { level: 'info', stream: opts.logger.stream };
@@ -159,8 +151,11 @@ export async function buildServer(opts: ServerOptions) {
     }
   });
   // every route, as registered: the hostile-input test walks them all
-  const routes: Array<{ method: string; url: string; config?: FastifyContextConfig }> = [];
-  app.addHook('onRoute', (r) => [r.method].flat().forEach((m) => routes.push({ method: String(m), url: r.url, config: r.config as FastifyContextConfig })));
+  // (with the route group, the plugin that declared it: server/app.plugins.test.ts)
+  const routes: Array<{ method: string; url: string; config?: FastifyContextConfig; group: string }> = [];
+  app.addHook('onRoute', function (r) {
+    for (const m of [r.method].flat()) routes.push({ method: String(m), url: r.url, config: r.config as FastifyContextConfig, group: this.pluginName });
+  });
   // the API description (/api/openapi.json): every route registered after this gets its schema, and Fastify validates with it
   await openApi(app, { validation: opts.schemaValidation !== false });
   await webDelivery(app, { staticDir: opts.staticDir === null ? null : (opts.staticDir ?? 'dist'), apiPrefixes: API_PREFIXES }); // before any other route
@@ -251,7 +246,6 @@ export async function buildServer(opts: ServerOptions) {
     overrides.start();
     unlockSchedules.start();
     qr.start();
-    threats.start();
     webhooks?.start();
   });
   // the embedded database has no autovacuum: the server does it now and then (nothing on PostgreSQL)
@@ -270,7 +264,6 @@ export async function buildServer(opts: ServerOptions) {
     overrides.stop();
     unlockSchedules.stop();
     qr.stop();
-    threats.stop();
     logic.stop();
     alarmNotices.stop();
     simulator.stop();
@@ -278,93 +271,10 @@ export async function buildServer(opts: ServerOptions) {
     await realtime.close();
   });
 
-  app.setErrorHandler((err, req, reply) => {
-    if (err instanceof HttpError) {
-      if (err.status >= 500) req.log.error({ err }, err.message);
-      return reply.code(err.status).send(errorBody(err.status, saidOf(err), err.violations));
-    }
-    const e = err as { statusCode?: number; validation?: unknown; message: string; code?: string };
-    if (err instanceof DiskFullError || e.code === 'ENOSPC' || e.code === 'EDQUOT') {
-      // issue 27: the embedded database's full disk is logged once, when it fills (below); a full disk elsewhere (the
-      // backup directory) by the request that found it
-      if (!db.storage?.state().full) req.log.error({ err, route: req.routeOptions.url, method: req.method }, 'a disk is full');
-      return reply
-        .code(503)
-        .header('retry-after', '30')
-        .send(errorBody(503, err instanceof DiskFullError && err.readOnly ? DATA_DIR_READ_ONLY : DISK_FULL));
-    }
-    if (isDatabaseUnavailable(err)) {
-      // a full or read-only disk, a lost database: logged for the operator, said plainly to the caller
-      req.log.error({ err, route: req.routeOptions.url, method: req.method }, 'database refused the request');
-      return reply.code(503).header('retry-after', '30').send(errorBody(503, DATABASE_UNAVAILABLE));
-    }
-    // the rate limit (sign-in, reset, registration per address; its words at the plugin's registration below): not a
-    // fault of the body, so no violation of it (the sign-in form said "(body): Rate limit exceeded, …")
-    if (e.statusCode === 429) return reply.code(429).send(errorBody(429, e.message));
-    if (e.statusCode && e.statusCode >= 400 && e.statusCode < 500) {
-      // fastify's own: body too large, wrong content type, a malformed URL
-      return reply.code(e.statusCode).send(errorBody(e.statusCode, e.message, [{ field: '(body)', message: e.message }]));
-    }
-    req.log.error({ err, route: req.routeOptions.url, method: req.method }, 'request failed');
-    return reply.code(500).send(errorBody(500, 'Internal Server Error'));
-  });
+  app.setErrorHandler(errorHandler(db)); // server/http/errors.ts
 
-  // authentication and authorisation, before every API route that is not open (§7); what it reads is cached per
-  // session and dropped as soon as grants, roles, divisions or sessions change (server/auth/requestCache.ts); before
-  // Fastify validates the body and query (server/openapi): a caller without a session or privilege is told only that
-  app.addHook('preValidation', async (req, reply) => {
-    const cfg = req.routeOptions.config;
-    const path = req.url.split('?')[0];
-    if (
-      !req.routeOptions.url ||
-      req.routeOptions.url === '/*' ||
-      cfg.open ||
-      isNoTokenPath(path) ||
-      path === API.health ||
-      !API_PREFIXES.some((p) => path.startsWith(p))
-    )
-      return;
-    const header = req.headers.authorization;
-    const token = header?.startsWith('Bearer ') ? header.slice(7) : null;
-    const keyHeader = req.headers[API_KEY_HEADER];
-    const apiKey = typeof keyHeader === 'string' ? keyHeader : isApiKey(token) ? token : null;
-    if (apiKey !== null) {
-      // issue 11: a service account's API key works in its own client only, with its role's privileges
-      const k = await authenticateApiKey(db, cache, apiKey, { ip: req.ip, userAgent: String(req.headers['user-agent'] ?? '') });
-      if (!k) throw new HttpError(401, 'A valid API key is required (it may be revoked, its account disabled or its session ended)');
-      const entries = await cache.entries(k.userId, k.clientId);
-      req.principal = {
-        userId: k.userId,
-        username: k.username,
-        clientId: k.clientId,
-        jti: k.jti,
-        entries,
-        held: heldPrivilegeIds(entries),
-        divisionIds: cache.divisionIds,
-      };
-      if (cfg.privileges && !hasPrivilege(req.principal.held, cfg.privileges, cfg.mode ?? 'ONLY_ONE')) {
-        throw new HttpError(403, 'You do not have the privilege for this action');
-      }
-      return;
-    }
-    const claims = token ? await openSession(token) : null;
-    if (!claims) throw new HttpError(401, JWT_INVALID);
-    const userId = Number(claims.sub);
-    let clientId = claims.clientId;
-    const tenant = req.headers[TENANT_HEADER];
-    if (typeof tenant === 'string' && tenant !== '') {
-      // IAM mode: the header selects the client, and it must be one the user holds grants in
-      const wanted = Number(tenant);
-      if (!Number.isInteger(wanted) || !(await cache.clientIds(userId)).includes(wanted)) throw new HttpError(403, 'No access to that client');
-      clientId = wanted;
-    }
-    const entries = await cache.entries(userId, clientId);
-    req.principal = { userId, username: claims.username, clientId, jti: claims.jti, entries, held: heldPrivilegeIds(entries), divisionIds: cache.divisionIds };
-    reply.header(GRANTS_HEADER, grantsTag(entries)); // the console re-reads its grants when this moves (issue 11)
-    if (cfg.privileges && !hasPrivilege(req.principal.held, cfg.privileges, cfg.mode ?? 'ONLY_ONE')) {
-      throw new HttpError(403, 'You do not have the privilege for this action');
-    }
-  });
+  // authentication and authorisation (server/auth/guard.ts), before Fastify validates the body and query
+  app.addHook('preValidation', authGuard({ db, cache, openSession }));
 
   // issue 27: a route that touches an account or the whole installation checks who may, after authentication
   app.addHook('preValidation', accountScopeHook(db));
@@ -379,42 +289,6 @@ export async function buildServer(opts: ServerOptions) {
     unwatchStorage?.();
   });
 
-  // §health: 200 only while the database takes writes (and its directory has room); 503 says what is wrong. It never
-  // waits longer than healthTimeoutMs on a write that does not come back, and logs a problem when it changes, not per call.
-  const healthTimeoutMs = opts.healthTimeoutMs ?? 5000;
-  let lastHealthProblem: string | undefined;
-  app.get(API.health, async (req, reply) => {
-    const storage = db.storage?.state();
-    const dir = opts.dataDir && db.kind === 'pglite' ? checkDataDir(opts.dataDir) : null;
-    let problem: string | undefined;
-    if (storage?.full) problem = `${refusedWrites(storage)}: ${storage.problem}`;
-    else {
-      let timer: NodeJS.Timeout | undefined;
-      const late = new Promise<{ writable: false; problem: string }>((resolve) => {
-        timer = setTimeout(() => resolve({ writable: false, problem: `it did not answer a write within ${healthTimeoutMs / 1000} s` }), healthTimeoutMs);
-      });
-      const write = await Promise.race([probeWrite(db), late]).finally(() => clearTimeout(timer));
-      const now = db.storage?.state(); // the write may have found the disk full
-      problem = now?.full
-        ? `${refusedWrites(now)}: ${now.problem}`
-        : !write.writable
-          ? `The database refuses writes: ${write.problem}`
-          : dir && !dir.writable
-            ? `${refusedWrites(dir)}: ${dir.problem}`
-            : undefined;
-    }
-    const body = {
-      status: problem ? 'unavailable' : 'ok',
-      database: db.kind,
-      writable: !problem,
-      ...(dir ? { freeBytes: dir.freeBytes } : {}),
-      ...(problem ? { problem } : {}),
-    };
-    // a full disk is logged by the watch above; anything else once each time it changes
-    if (problem !== lastHealthProblem && problem && !db.storage?.state().full) req.log.error({ health: body }, 'health check failed');
-    lastHealthProblem = problem;
-    return reply.code(problem ? 503 : 200).send(body);
-  });
   const rateLimit = opts.rateLimit ?? DEFAULT_RATE_LIMIT;
   if (rateLimit)
     await app.register(rateLimitPlugin, {
@@ -423,7 +297,16 @@ export async function buildServer(opts: ServerOptions) {
       // in words a person at the sign-in form reads (the plugin's own: "Rate limit exceeded, retry in 9 seconds")
       errorResponseBuilder: (_req, ctx) => Object.assign(new Error(`Too many attempts from this computer: try again in ${ctx.after}`), { statusCode: 429 }),
     });
-  authRoutes(app, {
+  // Every route group is a Fastify plugin of its own (issue 48): registered here, loaded in its own encapsulated context
+  // when the server gets ready, with the root's hooks above (authentication, account scope, schemas, error answers);
+  // what a group adds (its hooks, decorations) stays in it.
+  const register = <O extends object>(routes: (app: FastifyInstance, opts: O) => unknown, routeOpts: O) => {
+    void app.register(routes as (app: FastifyInstance, opts: O) => void, routeOpts);
+  };
+  // the audit heads are signed by the server (server/audit/routes.ts), its routes are a group of their own below
+  const auditHeads = auditHeadSigning(app, { db, witnessDir: opts.auditWitnessDir ?? null });
+  register(healthRoutes, { db, dataDir: opts.dataDir, timeoutMs: opts.healthTimeoutMs ?? 5000 });
+  register(authRoutes, {
     db,
     tokens,
     lockout: opts.lockout ?? { attempts: 5, minutes: 15 },
@@ -442,7 +325,7 @@ export async function buildServer(opts: ServerOptions) {
       { resources: ['doors'], hear: () => unlockSchedules.doorsChanged() },
     ]),
   );
-  crudRoutes(app, {
+  register(crudRoutes, {
     db,
     publish: publishChange,
     countCap: opts.listCountCap,
@@ -457,33 +340,33 @@ export async function buildServer(opts: ServerOptions) {
       },
     }),
   });
-  accessRoutes(app, { simulator, db });
-  const threats = threatRoutes(app, { db, simulator, publish });
-  licenseRoutes(app, db);
-  visitorCredentialBatchRoutes(app, { db, publish: publishChange });
-  batchRoutes(app, { db, publish: publishChange });
-  accessAdminRoutes(app, {
+  register(accessRoutes, { simulator, db });
+  register(threatRoutes, { db, simulator, publish }); // and its clock: a level set for a time reverts by itself
+  register(licenseRoutes, { db });
+  register(visitorCredentialBatchRoutes, { db, publish: publishChange });
+  register(batchRoutes, { db, publish: publishChange });
+  register(accessAdminRoutes, {
     db,
     defaults: { lockout: opts.lockout ?? { attempts: 5, minutes: 15 }, sessionLifetimeS: opts.jwtLifetimeS ?? 8 * 3600 },
     disconnect: (jtis) => realtime.disconnectSessions(jtis),
   });
-  for (const routes of [divisionRoutes, diagnosticRoutes, interfaceDiscoveryRoutes, dashboardRoutes, floorPlanHistoryRoutes]) routes(app, { db });
-  attendanceRoutes(app, { db, publish: publishChange });
-  reportJobRoutes(app, { db });
-  backupRoutes(app, { db, backups: opts.backups ?? null });
-  auditRoutes(app, { db, witnessDir: opts.auditWitnessDir ?? null });
-  uiErrorRoutes(app, { db });
+  for (const routes of [divisionRoutes, diagnosticRoutes, interfaceDiscoveryRoutes, dashboardRoutes, floorPlanHistoryRoutes]) register(routes, { db });
+  register(attendanceRoutes, { db, publish: publishChange });
+  register(reportJobRoutes, { db });
+  register(backupRoutes, { db, backups: opts.backups ?? null });
+  register(auditRoutes, { db, heads: auditHeads });
+  register(uiErrorRoutes, { db });
   attachAlarms(app, { db, pipeline, publish }); // commands, escalation, forwarding, shelving (issue 50)
-  alarmHandlingRoutes(app, { db });
-  handoverRoutes(app, { db });
-  eventRoutes(app, { db, simulator, testHooks: opts.testHooks ?? false, qr, countCap: opts.listCountCap });
-  exportRoutes(app, { db });
-  journalRoutes(app, { db });
+  register(alarmHandlingRoutes, { db });
+  register(handoverRoutes, { db });
+  register(eventRoutes, { db, simulator, testHooks: opts.testHooks ?? false, qr, countCap: opts.listCountCap });
+  register(exportRoutes, { db });
+  register(journalRoutes, { db });
   // an ended session's token stops working at once, and its open real-time connections are dropped too
-  sessionRoutes(app, { db, tokenLifetimeS: opts.jwtLifetimeS ?? 8 * 3600, disconnect: (jtis) => realtime.disconnectSessions(jtis) });
-  ingestRoutes(app, { db, pipeline, edge: edge.ingest });
-  webHookRoutes(app, { db });
-  if (opts.cardReader) registerMyKadRoutes(app, opts.cardReader);
+  register(sessionRoutes, { db, tokenLifetimeS: opts.jwtLifetimeS ?? 8 * 3600, disconnect: (jtis) => realtime.disconnectSessions(jtis) });
+  register(ingestRoutes, { db, pipeline, edge: edge.ingest });
+  register(webHookRoutes, { db });
+  if (opts.cardReader) register(registerMyKadRoutes, { source: opts.cardReader });
 
   return Object.assign(app as FastifyInstance, {
     tokens,

@@ -134,17 +134,14 @@ export function threatRoutes(app: FastifyInstance, { db, simulator, publish }: {
     }
     return rows.length;
   }
-  return {
-    tick,
-    start(everyMs = 2000) {
-      timer ??= setInterval(() => {
-        void tick().catch((e) => app.log.warn(`threat levels: ${e}`));
-      }, everyMs);
-      (timer as { unref?: () => void }).unref?.();
-    },
-    stop() {
-      if (timer) clearInterval(timer);
-      timer = null;
-    },
-  };
+  app.addHook('onListen', async () => {
+    timer ??= setInterval(() => {
+      void tick().catch((e) => app.log.warn(`threat levels: ${e}`));
+    }, 2000);
+    (timer as { unref?: () => void }).unref?.();
+  });
+  app.addHook('preClose', async () => {
+    if (timer) clearInterval(timer);
+    timer = null;
+  });
 }

@@ -19,11 +19,11 @@ declare module 'fastify' {
 }
 
 export function attachAlarms(app: FastifyInstance, { db, pipeline, publish }: { db: Db; pipeline: Pipeline; publish: Publish }): AlarmManagement {
-  alarmRoutes(app, { db, pipeline });
+  void app.register(alarmRoutes, { db, pipeline });
   const management = createAlarmManagement(db, publish, { log: (m) => app.log.warn(m) });
   registerManagement(publish, management);
   registerCatalogueParts(publish, { record: pipeline.record, db }); // issue 50: a watchlist match's alarm, a leave request's mail
-  alarmManagementRoutes(app, management);
+  void app.register(alarmManagementRoutes, { management });
   app.decorate('alarmManagement', management);
   app.addHook('onListen', async () => management.start());
   app.addHook('preClose', async () => management.stop());

@@ -18,7 +18,7 @@ const mapped = async <T>(run: () => Promise<T>): Promise<T> => {
   }
 };
 
-export function alarmManagementRoutes(app: FastifyInstance, m: AlarmManagement) {
+export function alarmManagementRoutes(app: FastifyInstance, { management: m }: { management: AlarmManagement }) {
   app.post(`${API.alarms}/shelve`, { config: { privileges: [PRIV.alarms.shelve], touches: 'client' } }, async (req) => {
     const clientId = clientOf(req);
     const b = body(req.body, ShelveAlarmBody);

@@ -24,7 +24,22 @@ export const AUDIT_VERIFY_PATH = `${API.audit}/verify`;
 export const AUDIT_EXPORT_PATH = `${API.audit}/export`;
 export const AUDIT_PUBLIC_KEY_PATH = `${API.audit}/public-key`;
 
-export function auditChainRoutes(app: FastifyInstance, { db, signEveryMs, witnessDir = null }: { db: Db; signEveryMs?: number; witnessDir?: string | null }) {
+/** The audit heads' signing, one per server: the signing key, the timed signer and its witness (server/app.ts makes it at the root). */
+export interface AuditHeadSigning {
+  signingKey(): Promise<KeyObject>;
+  witnessed(clientId: number | null): SignedHead | null;
+  witnessing: boolean;
+}
+
+/**
+ * Starts the heads' signing with the server (its key made before the server answers anything) and signs what moved
+ * before it stops; `app.auditHeads` is the handle tests hold. Added at the server's root: the signer is the server's,
+ * not a route group's.
+ */
+export function auditHeadSigning(
+  app: FastifyInstance,
+  { db, signEveryMs, witnessDir = null }: { db: Db; signEveryMs?: number; witnessDir?: string | null },
+): AuditHeadSigning {
   const witness = witnessDir ? directoryWitness(witnessDir, (m) => app.log.error(m)) : null;
   let key: Promise<KeyObject> | null = null;
   // kept like the JWT secret: AUDIT_SIGNING_KEY, else generated once and kept in the database
@@ -45,15 +60,21 @@ export function auditChainRoutes(app: FastifyInstance, { db, signEveryMs, witnes
     signing?.stop();
     await signing?.flush();
   });
+  const witnessed = (clientId: number | null) => witness?.latest(clientId) ?? null;
   app.decorate('auditHeads', {
     flush: async () => {
       await signing?.flush();
     },
     /** No more timed signing (tests that hold the trail cut on a live server); the close still signs what moved. */
     stop: () => signing?.stop(),
-    witnessed: (clientId: number | null) => witness?.latest(clientId) ?? null,
+    witnessed,
   });
+  return { signingKey, witnessed, witnessing: witness !== null };
+}
 
+/** The chain's routes (verify, verifiable export, public key), with the server's head signing. */
+export function auditChainRoutes(app: FastifyInstance, { db, heads }: { db: Db; heads: AuditHeadSigning }) {
+  const { signingKey } = heads;
   // JSON for the console; the PEM itself (what `npm run audit -- verify-export --key` reads) for `Accept:
   // application/x-pem-file` or `?format=pem`, as a file to save (issue 45: saved as JSON it read as a wrong key)
   app.get(AUDIT_PUBLIC_KEY_PATH, { config: { open: true } }, async (req, reply) => {
@@ -74,7 +95,7 @@ export function auditChainRoutes(app: FastifyInstance, { db, signEveryMs, witnes
     async (req): Promise<ChainReport & { witnessed: SignedHead | null; witnessing: boolean }> => {
       const clientId = clientOf(req);
       // the last head that left the database for the witness (null: no witness configured, or none yet)
-      return { ...(await verifyChains(db, await signingKey(), { clientId })), witnessed: witness?.latest(clientId) ?? null, witnessing: witness !== null };
+      return { ...(await verifyChains(db, await signingKey(), { clientId })), witnessed: heads.witnessed(clientId), witnessing: heads.witnessing };
     },
   );
 

@@ -42,7 +42,7 @@ export function attachEdge(app: FastifyInstance, opts: { db: Db; hardware: Hardw
   // the door commands of an edge controller's doors go to its edge over the link (commands.ts)
   routeDoorCommands(opts.hardware, { db: opts.db, hub, ingest });
   // the OSDP readers' status and their re-pairing (readerRoutes.ts)
-  edgeReaderRoutes(app, { db: opts.db, hub, publish: opts.publish });
+  void app.register(edgeReaderRoutes, { db: opts.db, hub, publish: opts.publish });
   return {
     hub,
     ingest,

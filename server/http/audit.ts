@@ -4,7 +4,7 @@ import { API, AuditEntry, ListQuery, PRIV, Page } from '../../contract';
 import type { Db } from '../db/db';
 import { AUDIT_SORT, actorNames, auditEntryOf, listAudit } from '../db/queries/audit';
 import { clientOf, listParams } from './kit';
-import { auditChainRoutes } from '../audit/routes';
+import { auditChainRoutes, type AuditHeadSigning } from '../audit/routes';
 import type { RouteDoc } from '../openapi/declared';
 
 /** What each route validates and answers: the contract's structs, for the API description (server/openapi). */
@@ -12,7 +12,7 @@ const DOCS = {
   list: { query: ListQuery, response: Page(AuditEntry), summary: 'The activity report' },
 } satisfies Record<string, RouteDoc>;
 
-export function auditRoutes(app: FastifyInstance, { db, witnessDir }: { db: Db; witnessDir?: string | null }) {
+export function auditRoutes(app: FastifyInstance, { db, heads }: { db: Db; heads: AuditHeadSigning }) {
   app.get(API.audit, { config: { privileges: [PRIV.activityReport], ...DOCS.list } }, async (req) => {
     const clientId = clientOf(req);
     const l = listParams(req.query, AUDIT_SORT, 'id desc');
@@ -25,5 +25,5 @@ export function auditRoutes(app: FastifyInstance, { db, witnessDir }: { db: Db; 
     return { items, total, page: l.page, size: l.size };
   });
   // issue 31: the tamper-evident chain behind the report (verify, verifiable export, public key)
-  auditChainRoutes(app, { db, witnessDir });
+  auditChainRoutes(app, { db, heads });
 }

@@ -135,7 +135,7 @@ const toRow = (x: Record<string, unknown>) => ({ ...x, createdAt: iso(x.createdA
 export const LicenseRow = rowSchema(licensesResource);
 export const LicenseInput = object({ licenseKey: string(), updatedAt: optional(string()) });
 
-export function licenseRoutes(app: FastifyInstance, db: Db) {
+export function licenseRoutes(app: FastifyInstance, { db }: { db: Db }) {
   const r = licensesResource;
   const load = async (dbx: Db, clientId: number, id: number, lock = false) => {
     const params: unknown[] = [id];

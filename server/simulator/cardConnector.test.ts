@@ -81,7 +81,7 @@ describe('card connector simulator', () => {
   it('serves /MyKad/getReaderList and /MyKad/myKad from the same reader', async () => {
     sim = await startCardConnectorSimulator();
     const app = Fastify();
-    registerMyKadRoutes(app, sim);
+    registerMyKadRoutes(app, { source: sim });
     const list = await app.inject({ method: 'GET', url: '/MyKad/getReaderList' });
     expect(validate(list.json(), MyKadReaderList)).toMatchObject({ ok: true, value: { readers: [{ connected: true, cardPresent: false }] } });
     expect((await app.inject({ method: 'GET', url: '/MyKad/myKad' })).statusCode).toBe(404);

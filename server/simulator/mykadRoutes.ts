@@ -11,7 +11,7 @@ export interface CardReaderSource {
   readCard(): MyKad | null;
 }
 
-export function registerMyKadRoutes(app: FastifyInstance, source: CardReaderSource): void {
+export function registerMyKadRoutes(app: FastifyInstance, { source }: { source: CardReaderSource }): void {
   app.get('/MyKad/getReaderList', { config: { open: true } }, async (): Promise<MyKadReaderList> => ({ readers: source.readers() }));
   app.get('/MyKad/myKad', { config: { open: true } }, async (_req, reply) => {
     if (source.readers().length === 0) {

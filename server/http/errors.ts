@@ -1,0 +1,39 @@
+// What a failed request answers (server/app.ts sets it at the root, so every route group's plugin has it): our own
+// HttpError as it says; a full disk or a lost database 503 at once with retry-after; Fastify's own 4xx (body too
+// large, wrong content type, a malformed URL, a refused schema) with a violation; anything else a logged 500.
+import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
+import { DATABASE_UNAVAILABLE, DATA_DIR_READ_ONLY, DISK_FULL, DiskFullError, isDatabaseUnavailable, type Db } from '../db/db';
+import { HttpError, errorBody, saidOf } from './kit';
+
+export function errorHandler(db: Db) {
+  return (err: FastifyError | Error, req: FastifyRequest, reply: FastifyReply) => {
+    if (err instanceof HttpError) {
+      if (err.status >= 500) req.log.error({ err }, err.message);
+      return reply.code(err.status).send(errorBody(err.status, saidOf(err), err.violations));
+    }
+    const e = err as { statusCode?: number; validation?: unknown; message: string; code?: string };
+    if (err instanceof DiskFullError || e.code === 'ENOSPC' || e.code === 'EDQUOT') {
+      // issue 27: the embedded database's full disk is logged once, when it fills (server/app.ts); a full disk elsewhere
+      // (the backup directory) by the request that found it
+      if (!db.storage?.state().full) req.log.error({ err, route: req.routeOptions.url, method: req.method }, 'a disk is full');
+      return reply
+        .code(503)
+        .header('retry-after', '30')
+        .send(errorBody(503, err instanceof DiskFullError && err.readOnly ? DATA_DIR_READ_ONLY : DISK_FULL));
+    }
+    if (isDatabaseUnavailable(err)) {
+      // a full or read-only disk, a lost database: logged for the operator, said plainly to the caller
+      req.log.error({ err, route: req.routeOptions.url, method: req.method }, 'database refused the request');
+      return reply.code(503).header('retry-after', '30').send(errorBody(503, DATABASE_UNAVAILABLE));
+    }
+    // the rate limit (sign-in, reset, registration per address; its words at the plugin's registration in server/app.ts):
+    // not a fault of the body, so no violation of it (the sign-in form said "(body): Rate limit exceeded, …")
+    if (e.statusCode === 429) return reply.code(429).send(errorBody(429, e.message));
+    if (e.statusCode && e.statusCode >= 400 && e.statusCode < 500) {
+      // fastify's own: body too large, wrong content type, a malformed URL
+      return reply.code(e.statusCode).send(errorBody(e.statusCode, e.message, [{ field: '(body)', message: e.message }]));
+    }
+    req.log.error({ err, route: req.routeOptions.url, method: req.method }, 'request failed');
+    return reply.code(500).send(errorBody(500, 'Internal Server Error'));
+  };
+}
