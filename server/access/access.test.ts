@@ -125,7 +125,12 @@ describe('access configuration', () => {
       },
     });
     expect(r.status).toBe(400);
-    expect(r.body.violations).toContainEqual({ field: 'doors.1.doorId', message: 'is not a door you may use' });
+    expect(r.body.violations).toContainEqual({
+      field: 'doors.1.doorId',
+      message: 'is not a door you may use',
+      code: 'record.notYoursToUse',
+      values: { what: 'door' },
+    });
     expect(await s.count('select 1 from access_groups')).toBe(before);
     // and another tenant's group is 404, never 403
     const hg = (await s.call('GET', GROUPS, { token: harbour })).body.items[0].id;

@@ -375,7 +375,9 @@ describe.each(served.filter((r) => r.scope.division && r.privileges.add).map((r)
     expect(inside.status).toBe(201);
     const refused = await s.call('POST', r.api, { token, body: { ...(await sample(r)), [divField]: outside } });
     expect(refused.status).toBe(400);
-    expect(refused.body.violations).toEqual([{ field: divField, message: 'is not a division you may use' }]);
+    expect(refused.body.violations).toEqual([
+      { field: divField, message: 'is not a division you may use', code: 'record.notYoursToUse', values: { what: 'division' } },
+    ]);
   });
 });
 

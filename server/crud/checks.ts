@@ -3,13 +3,26 @@
 // the truth: a 23505 the pre-check missed becomes a violation on the field), and the resource's own validate hook.
 // All of them at once: one 400 naming every refused field, each once.
 import type { FastifyRequest } from 'fastify';
-import { checkAllRules, checkUserFieldValues, columnOf, resourceByName, type AnyField, type Fields, type UserFieldDef, type Violation } from '../../contract';
+import {
+  checkAllRules,
+  checkUserFieldValues,
+  columnOf,
+  fill,
+  resourceByName,
+  type AnyField,
+  type Fields,
+  type UserFieldDef,
+  type Violation,
+} from '../../contract';
 import type { Db } from '../db/db';
 import { tenant } from '../db/tenant';
 import { HttpError, divisionsFor, principal } from '../http/kit';
 import { optionCodesOf, pgError, type CrudResource } from './context';
 import type { CrudContext, Row } from './hooks';
 import type { Scope } from './sql';
+
+/** A reference the user may not use, said with its key (issue 48): "is not a door you may use". */
+export const notYours = (what: string) => fill('record.notYoursToUse', 'is not a {what} you may use', { what });
 
 export function writeChecks(crud: CrudResource) {
   const { r, hooks, sql, fields, entity } = crud;
@@ -28,7 +41,7 @@ export function writeChecks(crud: CrudResource) {
       if (r.scope.division === k) {
         // the row's own division: one the user's grants for this action cover
         if (ids.some((id) => !(scope.divisions ?? []).includes(id))) {
-          out.push({ field: k, message: `is not a ${what} you may use` });
+          out.push({ field: k, ...notYours(what) });
           continue;
         }
       } else if (target.scope.division) {
@@ -37,7 +50,7 @@ export function writeChecks(crud: CrudResource) {
         where += ` and x.${col} = any($${params.length}::int[])`;
       }
       const { rows } = await dbx.query<{ id: number }>(`select x.id from ${target.table} x where ${where}`, params);
-      if (rows.length !== new Set(ids).size) out.push({ field: k, message: `is not a ${what} you may use` });
+      if (rows.length !== new Set(ids).size) out.push({ field: k, ...notYours(what) });
     }
     // references of owned rows (an access group's doors and schedules): each row's field named when it is not visible
     for (const [k, f] of Object.entries(fields)) {
@@ -58,8 +71,7 @@ export function writeChecks(crud: CrudResource) {
         }
         const seen = new Set((await dbx.query<{ id: number }>(`select x.id from ${target.table} x where ${where}`, params)).rows.map((x) => Number(x.id)));
         rows.forEach((x, i) => {
-          if (typeof x?.[ck] === 'number' && !seen.has(x[ck] as number))
-            out.push({ field: `${k}.${i}.${ck}`, message: `is not a ${target.label.one.toLowerCase()} you may use` });
+          if (typeof x?.[ck] === 'number' && !seen.has(x[ck] as number)) out.push({ field: `${k}.${i}.${ck}`, ...notYours(target.label.one.toLowerCase()) });
         });
       }
     }

@@ -164,7 +164,9 @@ describe('division scoping', () => {
       body: valid({ employeeNo: 'NW-T0777', divisionId: other.divisionId, credentials: [] }),
     });
     expect(outside.status).toBe(400);
-    expect(outside.body.violations).toEqual([{ field: 'divisionId', message: 'is not a division you may use' }]);
+    expect(outside.body.violations).toEqual([
+      { field: 'divisionId', message: 'is not a division you may use', code: 'record.notYoursToUse', values: { what: 'division' } },
+    ]);
   });
 });
 

@@ -2,6 +2,7 @@
 // its division one of the client's (the catalogue checks top-level references; these live in child rows).
 import type { Violation } from '../../contract';
 import type { ResourceHooks } from '../crud/hooks';
+import { notYours } from '../crud/checks';
 import { tenant } from '../db/tenant';
 
 export const operatorGroupHooks: ResourceHooks = {
@@ -16,9 +17,8 @@ export const operatorGroupHooks: ResourceHooks = {
     );
     const v: Violation[] = [];
     grants.forEach((g, i) => {
-      if (typeof g.roleId === 'number' && !roles.has(g.roleId)) v.push({ field: `grants.${i}.roleId`, message: 'is not a role you may use' });
-      if (typeof g.divisionId === 'number' && !divisions.has(g.divisionId))
-        v.push({ field: `grants.${i}.divisionId`, message: 'is not a division you may use' });
+      if (typeof g.roleId === 'number' && !roles.has(g.roleId)) v.push({ field: `grants.${i}.roleId`, ...notYours('role') });
+      if (typeof g.divisionId === 'number' && !divisions.has(g.divisionId)) v.push({ field: `grants.${i}.divisionId`, ...notYours('division') });
     });
     return v;
   },

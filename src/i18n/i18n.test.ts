@@ -134,6 +134,12 @@ describe('catalogue labels', () => {
     expect(violationText('is already used by another identity', 'zh-CN', cat)).toBe('已被其他身份使用');
     expect(violationText('must be at most 100 characters', 'zh-CN', cat)).toBe('不能超过 100 个字符');
     expect(violationText('is required', 'en', cat)).toBe('is required');
+    // issue 48: a violation the server said with values is said by its key, its word translated; its English alone is
+    // never parsed back apart
+    const notYours = { message: 'is not a door you may use', code: 'record.notYoursToUse', values: { what: 'door' } };
+    expect(violationText(notYours, 'zh-CN', cat)).toBe(`不是您可以使用的${tCat('resource.doors.one', 'Door', 'zh-CN')}`);
+    expect(violationText(notYours, 'en', cat)).toBe('is not a door you may use');
+    expect(violationText('is not a door you may use', 'zh-CN', cat)).toBe('is not a door you may use');
     // a pattern's violation names the format with the field's help, translated with it
     expect(violationText('is not in the expected form: HH:mm, 24-hour (24:00 is midnight)', 'zh-CN', cat)).toMatch(/^格式应为：[^A-Za-z]*HH:mm/);
     // issue 50: only the format part of a help is said, its first letter small ("E-mail to must be written as: Addresses
@@ -361,6 +367,12 @@ describe("the server's sentences with values", () => {
     const { DEFAULT_INSTRUCTIONS_KEYS } = await import('../../contract');
     const keys = new Set([...sentences.map((s) => s.key), ...[...DEFAULT_INSTRUCTIONS_KEYS.values()].map((d) => d.code)]);
     expect(Object.keys(zhSentences).filter((k) => !keys.has(k))).toEqual([]);
+  });
+
+  it('are never parsed back apart from their English where a key could say them (the sign-in refusal page, a reference not yours)', () => {
+    const page = readFileSync(join(__dirname, '..', '..', 'server', 'auth', 'iam', 'page.ts'), 'utf8');
+    expect(page).not.toMatch(/RegExp|\.exec\(|\.match\(/);
+    expect(readFileSync(join(__dirname, 'violations.ts'), 'utf8')).not.toContain('you may use');
   });
 
   it('are said in Chinese by their key, values filled in and translated when they are words the console knows', async () => {

@@ -1,8 +1,9 @@
 // Violation messages (contract/primitives.ts, the catalogue's own messages) in the console's language. The server
-// and the schemas speak English; the form shows "<label> <message>" and looks the message up here.
-import { CATALOGUE, PATTERN_PREFIX, formatDate, formatOfHelp } from '../../contract';
+// and the schemas speak English; the form shows "<label> <message>" and looks the message up here. A violation the
+// server said with values carries its key and values (issue 48: `record.notYoursToUse`), said by the key.
+import { CATALOGUE, PATTERN_PREFIX, formatDate, formatOfHelp, type Violation } from '../../contract';
 import { declarationEntries } from './catalogue';
-import type { Locale } from './index';
+import { saySentence, type Locale } from './index';
 
 /** Fixed messages of contract/primitives.ts and derive.ts. */
 export const zhViolations: Record<string, string> = {
@@ -46,7 +47,6 @@ export const zhViolations: Record<string, string> = {
   'must not be before the first day': '不能早于开始日期',
   'is required: take the visitor\u2019s photo': '为必填项：请为访客拍照',
   'is required: pick the host from the identities': '为必填项：请从身份中选择被访人',
-  'is not a division you may use': '不是您可以使用的部门',
   'must be a date and time (ISO 8601 with its zone)': '必须是日期和时间（ISO 8601，含时区）',
   'is not a date and time (e.g. 28 Nov 2026 14:05)': '不是日期和时间（例如 2026年11月28日 14:05）',
   'is not a time in this time zone: the clocks skip it': '在此时区不存在：时钟跳过了这个时间',
@@ -71,7 +71,6 @@ const PATTERNS: [RegExp, (...m: string[]) => string][] = [
   [/^must not be before today \((.+)\)$/, (d) => `不能早于今天（${d}）`],
   [/^must be within (\d+) days of today$/, (n) => `必须在今天起 ${n} 天之内`],
   [/^must be within (\d+) days of the first day$/, (n) => `必须在开始日期起 ${n} 天之内`],
-  [/^is not a (.+) you may use$/, (w) => `不是您可以使用的${w}`],
   [/^has a range that runs backwards \((.+)\)$/, (r) => `包含倒序的范围（${r}）`],
   [/^must name floors up to (\d+)$/, (n) => `楼层号不能大于 ${n}`],
 ];
@@ -91,8 +90,15 @@ function catalogueMessageKeys(): Map<string, string> {
   return byEnglish;
 }
 
-/** A violation message in `loc`; unknown messages stay as they are. `cat` looks up a catalogue key. */
-export function violationText(english: string, loc: Locale, cat: (key: string, english: string) => string): string {
+/** A violation in `loc`: by its key when the server said it with one, else its message looked up; unknown messages
+ *  stay as they are. `cat` looks up a catalogue key. */
+export function violationText(
+  said: string | Pick<Violation, 'message' | 'code' | 'values'>,
+  loc: Locale,
+  cat: (key: string, english: string) => string,
+): string {
+  if (typeof said !== 'string' && said.code && said.values) return saySentence({ message: said.message, code: said.code, values: said.values }, loc);
+  const english = typeof said === 'string' ? said : said.message;
   // issue 50: a day in a message is said as the screens say days ("(2026-12-02)" stood beside a field showing "2 Dec 2026")
   const message = english.replace(/\b(\d{4}-\d{2}-\d{2})\b/g, (d) => formatDate(d, loc));
   if (loc === 'en') return message;

@@ -213,7 +213,7 @@ export function ResourceForm<T extends { id: number }>({ resource }: { resource:
             )}
             {unplaced.length > 0 && (
               <Callout intent="warning" icon="warning-sign" className="gh-form__error" data-testid="form-violations">
-                {tx('Not saved:')} {unplaced.map((v) => sayViolation(v.message, locale)).join('; ')}
+                {tx('Not saved:')} {unplaced.map((v) => sayViolation(v, locale)).join('; ')}
               </Callout>
             )}
             {readOnly && resource.privileges.edit && (

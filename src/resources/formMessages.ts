@@ -6,10 +6,11 @@ import { labelled, violationText } from '../i18n/violations';
 import { isRepeat, labelOfField, type FieldDef, type Resource } from './defineResource';
 import { fieldName } from './formValues';
 
-export type ServerErrors = Record<string, string>;
-export const serverErrorsOf = (violations: Violation[]): ServerErrors => Object.fromEntries(violations.map((v) => [fieldName(v.field), v.message]));
-/** A violation message (server or schema, English) in the console's language. */
-export const sayViolation = (message: string, loc: Locale) => violationText(message, loc, (k, e) => tCat(k, e, loc));
+/** The server's violations by form field name: each with its key and values when it was said with them (issue 48). */
+export type ServerErrors = Record<string, Violation>;
+export const serverErrorsOf = (violations: Violation[]): ServerErrors => Object.fromEntries(violations.map((v) => [fieldName(v.field), v]));
+/** A violation (server or schema, English, with its key when it has one) in the console's language. */
+export const sayViolation = (said: string | Violation, loc: Locale) => violationText(said, loc, (k, e) => tCat(k, e, loc));
 /** A form-level error "<Label> <message>" (see formValues.errorsFrom) in the console's language. */
 export function sayError(text: string, def: FieldDef, loc: Locale): string {
   if (loc === 'en' || !text.startsWith(`${def.label} `)) return text;

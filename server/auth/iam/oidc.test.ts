@@ -267,6 +267,19 @@ describe('OpenID Connect attacks (issue 49): a 4xx in words, nothing stored, no 
     expect(await tablesSnapshot(s.db)).toBe(snapshot);
   });
 
+  it('says a refusal with values in Chinese on its page by its key and values, never by parsing the English (issue 48)', async () => {
+    const zh = { accept: 'text/html', 'accept-language': 'zh-CN,zh;q=0.9' };
+    const b = new Browser();
+    const res = await b.go(await throughProvider(b, 'crowd'), { headers: zh });
+    expect(res.status).toBe(400);
+    const page = await res.text();
+    expect(page).toContain('<html lang="zh-CN">');
+    expect(page).toContain('身份提供方发送了 100000 个组；最多读取 1000 个，因此登录被拒绝');
+    const n = new Browser();
+    const none = await (await n.go(await throughProvider(n, 'nobody'), { headers: zh })).text();
+    expect(none).toContain('您不在贵组织任何可访问 Gatehouse 的组中');
+  });
+
   it('refuses an exchange with a forged ticket, and one of another browser', async () => {
     const forged = await s.call('POST', API.iamExchange, { body: { ticket: 'A'.repeat(43) } });
     expect(forged.status).toBe(400);

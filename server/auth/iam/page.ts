@@ -1,25 +1,28 @@
 // The page a browser meets when a provider's sign-in is refused (issue 49): the reason in words, in the reader's
 // language where it is known, and the way back to the sign-in page. It links to nowhere else (no open redirect).
-import { IAM_REFUSALS_ZH } from '../../../contract';
+// Issue 48: a sentence with values is said by its key (its values filled into the key's zh-CN), a fixed one looked up
+// whole; the English is never parsed back apart.
+import { IAM_REFUSALS_ZH, fillTemplate, type Sentence } from '../../../contract';
+
+/** zh-CN templates of the refusals said with values, by key (the same words as contract/iam.ts keeps). */
+const ZH_BY_KEY: Record<string, string> = {
+  'iam.tooManyGroups': IAM_REFUSALS_ZH['The identity provider sent {count} groups; at most {max} are read, so the sign-in was refused'],
+  'iam.groupNameTooLong': IAM_REFUSALS_ZH['The identity provider sent a group that is not a name of at most {max} characters'],
+};
 
 const ESCAPES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#x27;' };
 const esc = (s: string) => s.replace(/[&<>"']/g, (c) => ESCAPES[c]);
 
-/** The sentence in Simplified Chinese when the reader prefers it and it is known (templates with numbers too). */
-function zhOf(message: string): string | null {
-  if (IAM_REFUSALS_ZH[message]) return IAM_REFUSALS_ZH[message];
-  for (const [en, zh] of Object.entries(IAM_REFUSALS_ZH)) {
-    if (!en.includes('{')) continue;
-    const names: string[] = [];
-    const re = new RegExp(`^${en.replace(/[.*+?^$()|[\]\\]/g, '\\$&').replace(/\{(\w+)\}/g, (_m, n: string) => (names.push(n), '(.+?)'))}$`);
-    const m = re.exec(message);
-    if (m) return names.reduce((out, n, i) => out.replace(`{${n}}`, m[i + 1]), zh);
-  }
-  return null;
+/** The refusal in Simplified Chinese when it is known: a sentence with values by its key, a fixed one by its words. */
+function zhOf(said: string | Sentence): string | null {
+  if (typeof said !== 'string') return ZH_BY_KEY[said.code] ? fillTemplate(ZH_BY_KEY[said.code], said.values) : null;
+  return IAM_REFUSALS_ZH[said] && !said.includes('{') ? IAM_REFUSALS_ZH[said] : null;
 }
 
-export function refusalPage(message: string, acceptLanguage: string): string {
-  const zh = /^\s*zh\b/i.test(acceptLanguage) ? zhOf(message) : null;
+/** The page of a refusal: `said` is its English, or its sentence with key and values (server/http/kit.ts saidOf). */
+export function refusalPage(said: string | Sentence, acceptLanguage: string): string {
+  const message = typeof said === 'string' ? said : said.message;
+  const zh = /^\s*zh\b/i.test(acceptLanguage) ? zhOf(said) : null;
   const lang = zh ? 'zh-CN' : 'en';
   const title = zh ? '未能登录' : 'Sign-in refused';
   const back = zh ? '返回登录页面' : 'Back to the sign-in page';

@@ -67,7 +67,7 @@ export function iamRoutes(app: FastifyInstance, opts: IamOptions) {
   const refuse = (req: FastifyRequest, reply: FastifyReply, e: HttpError) => {
     const html = String(req.headers.accept ?? '').includes('text/html');
     reply.code(e.status).header('cache-control', 'no-store');
-    if (html) return reply.type('text/html; charset=utf-8').send(refusalPage(e.message, String(req.headers['accept-language'] ?? '')));
+    if (html) return reply.type('text/html; charset=utf-8').send(refusalPage(saidOf(e), String(req.headers['accept-language'] ?? '')));
     return reply.send(errorBody(e.status, saidOf(e), e.violations));
   };
 

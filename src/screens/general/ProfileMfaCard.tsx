@@ -182,7 +182,7 @@ function ChangeDialog({
   const [name, setName] = useState('');
   const problem = (field: string, label: string) => {
     const v = violations.find((x) => x.field === field);
-    return v ? labelled(label, sayViolation(v.message, locale), locale) : undefined;
+    return v ? labelled(label, sayViolation(v, locale), locale) : undefined;
   };
   const send = (values: MfaChangeValues) => form.send({ type: 'form.submit', values });
   const field = (id: string, label: string, value: string, set: (v: string) => void, more: Partial<React.ComponentProps<typeof InputGroup>>, help?: string) => {
@@ -209,7 +209,7 @@ function ChangeDialog({
         error ? say(error) : null,
         ...violations
           .filter((v) => !placed.has(v.field))
-          .map((v) => labelled(FACTOR_LABELS[v.field] ? tx(FACTOR_LABELS[v.field]) : v.field, sayViolation(v.message, locale), locale)),
+          .map((v) => labelled(FACTOR_LABELS[v.field] ? tx(FACTOR_LABELS[v.field]) : v.field, sayViolation(v, locale), locale)),
       ]
         .filter(Boolean)
         .join('; ')}
