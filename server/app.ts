@@ -16,7 +16,7 @@ import { refusedWrites, type Db } from './db/db';
 import { createRequestCache } from './auth/requestCache';
 import { startMaintenance } from './db/maintenance';
 import { startRetention } from './resources/settings';
-import { reportJobRoutes, startReportJobs } from './resources/reportJobs';
+import { reportJobRoutes, startReportJobs } from './reports';
 import { startAutoBackups } from './backup/backups';
 import { backupRoutes, type BackupOptions } from './backup/routes';
 import { noteBodyRoute, parseJsonBody } from './http/kit';
