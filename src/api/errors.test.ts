@@ -1,6 +1,7 @@
 import { describe, expect, it, vi } from 'vitest';
 import { SESSION_EXPIRED_MESSAGE, TOAST_MS } from '../../contract';
 import { ApiError, createErrorReporter, decideError, errorMessage, statusTitle, toApiError } from './errors';
+import { loadLocale, saySentence } from '../i18n';
 
 const httpError = (status: number, data: unknown, url = '/event/manage/identities', statusText = '') => ({
   config: { url },
@@ -46,6 +47,23 @@ describe('decideError', () => {
       kind: 'toast',
       notice: { intent: 'danger', title: '409 · Conflict', message: 'This door is held locked by threat level NC1 Red: lower it first', timeoutMs: TOAST_MS },
     });
+  });
+  it('carries the sentence the server said, key and values, for the toast to say in the operator’s language (issue 48)', async () => {
+    const message = 'This door is held locked by threat level NC1 Red: lower it first';
+    const said = { message, code: 'door.heldByThreatLevel', values: { level: 'NC1 Red' } };
+    const d = decideError(toApiError(httpError(409, { status: 409, error: 'Conflict', ...said })), 0, null);
+    expect(d).toEqual({ kind: 'toast', notice: { intent: 'danger', title: '409 · Conflict', message, timeoutMs: TOAST_MS, sentence: said } });
+    await loadLocale('zh-CN');
+    expect(d.kind === 'toast' && d.notice.sentence && saySentence(d.notice.sentence, 'zh-CN')).toBe('此门因威胁等级“NC1 Red”保持锁定：请先降低威胁等级');
+    // a violation shown alone (a field in brackets) is its sentence; one shown after its field name is not the sentence
+    const alone = { field: '(body)', message: 'Bus address 3 is R1’s on this controller', code: 'osdp.addressTaken', values: { address: 3, name: 'R1' } };
+    expect(toApiError(httpError(409, { message: 'Validation failed', violations: [alone] })).sentence).toEqual({
+      message: alone.message,
+      code: alone.code,
+      values: alone.values,
+    });
+    expect(toApiError(httpError(409, { message: 'Validation failed', violations: [{ ...alone, field: 'address' }] })).sentence).toBeUndefined();
+    expect(toApiError(httpError(409, { message })).sentence).toBeUndefined();
   });
   it('titles each status with its code first and the meaning in plain words (issue 29)', () => {
     expect([400, 403, 404, 409, 413, 429, 500, 503, 505].map(statusTitle)).toEqual([

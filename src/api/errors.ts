@@ -1,6 +1,6 @@
 // The error chain of §8 as pure functions: what a failed call becomes, and whether and how it is shown.
 import statuses from 'statuses';
-import { JWT_INVALID, SESSION_EXPIRED_MESSAGE, TOAST_MS, isNoTokenPath, type Violation } from '../../contract';
+import { JWT_INVALID, SESSION_EXPIRED_MESSAGE, TOAST_MS, isNoTokenPath, type Sentence, type Violation } from '../../contract';
 import { noteRefusal } from '../i18n/said';
 
 export type Intent = 'danger' | 'warning' | 'success' | 'primary';
@@ -9,6 +9,9 @@ export interface Notice {
   title: string;
   message: string;
   timeoutMs: number;
+  /** issue 48: the message as the server said it, with its key and values (contract/messages.ts), for the toast to say
+   *  in the operator's language by the key */
+  sentence?: Sentence;
 }
 
 /** A failed call as the rest of the console sees it; a 400's violations travel to the form machine. */
@@ -20,6 +23,8 @@ export class ApiError extends Error {
   readonly body: unknown;
   /** Upper-case HTTP method of the failed call ('' when unknown). */
   readonly method: string;
+  /** issue 48: the message as a sentence with its key and values, when the server said it with them */
+  readonly sentence?: Sentence;
   constructor(init: { status: number; message: string; violations?: Violation[]; cancelled?: boolean; path?: string; body?: unknown; method?: string }) {
     super(init.message);
     this.name = 'ApiError';
@@ -29,8 +34,18 @@ export class ApiError extends Error {
     this.path = init.path ?? '';
     this.body = init.body;
     this.method = (init.method ?? '').toUpperCase();
+    this.sentence = sentenceIn(init.body, init.message);
     noteRefusal(init.body); // a sentence with values is said in the operator's language by its key (src/i18n/said.ts)
   }
+}
+
+/** The sentence of a refusal's body whose English is `message` (its own, or its first violation's), if it has a key. */
+export function sentenceIn(body: unknown, message: string): Sentence | undefined {
+  if (!body || typeof body !== 'object') return undefined;
+  const b = body as { violations?: unknown };
+  const candidates = [body, ...(Array.isArray(b.violations) ? b.violations.slice(0, 1) : [])] as { message?: unknown; code?: unknown; values?: unknown }[];
+  const s = candidates.find((x) => !!x && x.message === message && typeof x.code === 'string' && !!x.values && typeof x.values === 'object');
+  return s ? { message, code: s.code as string, values: s.values as Sentence['values'] } : undefined;
 }
 
 /** A 404: the record asked for is not there (or belongs to another client). An answer, not a fault. */
@@ -135,7 +150,8 @@ export function decideError(err: ApiError, now: number, last: ToastMemory | null
     return { kind: 'expired', notice };
   }
   if (suppressed) return { kind: 'silent', reason: 'suppressed' };
-  return { kind: 'toast', notice: { intent: 'danger', title: statusTitle(err.status), message: err.message, timeoutMs: TOAST_MS } };
+  const notice: Notice = { intent: 'danger', title: statusTitle(err.status), message: err.message, timeoutMs: TOAST_MS };
+  return { kind: 'toast', notice: err.sentence ? { ...notice, sentence: err.sentence } : notice };
 }
 
 /**

@@ -7,7 +7,7 @@ import { useSelector } from '@xstate/react';
 import { selectAlarmNotices } from '../../machines/alarms.selectors';
 import { notices$ } from '../hooks/console';
 import { useIsMobile } from '../hooks/useMediaQuery';
-import { say, tx, useLocale } from '../i18n';
+import { say, saySentence, tx, useLocale } from '../i18n';
 import { alarmNoticeWords } from '../i18n/alarmNotices';
 import { useSystemActor } from '../hooks/useSystemActor';
 
@@ -24,7 +24,7 @@ export function Toasts() {
         message: (
           <div className="gh-toast" data-testid="toast">
             <strong>{tx(n.title)}</strong>
-            {n.message ? <div>{say(n.message)}</div> : null}
+            {n.message ? <div>{n.sentence ? saySentence(n.sentence) : say(n.message)}</div> : null}
           </div>
         ),
       });
