@@ -16,7 +16,7 @@ import { startTestServer, type TestServer } from '../testkit';
 import { startEdge } from '../../edge/main';
 import { until } from '../../edge/testPeers';
 import { openReaderKeys } from '../../edge/readerKeys';
-import { Bus, Reader, ptyPair } from '../../edge/osdp';
+import { Bus, Command, Reader, ptyPair } from '../../edge/osdp';
 import { encode, STANDARD_FORMATS } from '../../contract/cardFormat';
 
 let s: TestServer;
@@ -104,7 +104,11 @@ describe('COMSET from the console', () => {
       const keys = openReaderKeys(dataDir, key);
       expect(keys.get(TO)!.equals(paired)).toBe(true);
       expect(keys.get(FROM)).toBeUndefined();
-      expect(pd.garbled).toBe(0);
+      // nothing was sent at the old speed after the reader moved but, on a loaded machine, the COMSET itself again: its
+      // reply (at the old speed, heard) came after the bus's reply timeout, so the bus retried it as OSDP says, and the
+      // reader, already at its new speed, heard noise. A poll or anything else there is the bus not following the reader.
+      expect(pd.garbledCodes.filter((c) => c !== Command.COMSET)).toEqual([]);
+      const garbledBefore = pd.garbled;
       // the record follows (the snapshot finds the reader there), audited with before and after
       const record = await s.db.query<{ address: number }>('select address from card_readers where id = $1', [readerId]);
       expect(Number(record.rows[0].address)).toBe(TO);
@@ -139,7 +143,7 @@ describe('COMSET from the console', () => {
       await until('secure at its new address again after the restart', () => again.reader(TO)?.state === 'online' && again.reader(TO)?.secure, 20_000);
       expect(again.baudRate).toBe(38400);
       expect(execFileSync('stty', ['-F', pty.pathA, 'speed']).toString().trim()).toBe('38400');
-      expect(pd.garbled).toBe(0);
+      expect(pd.garbled).toBe(garbledBefore); // the restarted edge spoke at the kept speed from its first packet
       await until('the server told so by the restarted edge', async () => {
         const a = (await s.call('GET', `${controllersResource.api}/${controller}/osdp-readers`, { token: admin })).body;
         const r = a.readers?.find((x: { address: number }) => x.address === TO);

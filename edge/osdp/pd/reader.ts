@@ -76,8 +76,14 @@ export class Reader extends EventEmitter {
   tamper = false;
   power = false;
   baud: number;
-  /** packets not understood because the controller sent at another speed */
-  garbled = 0;
+  /**
+   * Packets not understood because the controller sent at another speed: each one's command code, as the simulation
+   * still knows it (-1: not even a frame). A real reader hears noise; tests read which command was lost.
+   */
+  readonly garbledCodes: number[] = [];
+  get garbled() {
+    return this.garbledCodes.length;
+  }
   /** what the controller asked for, newest last (tests read it) */
   readonly seen: { led: m.LedRecord[][]; buzzer: m.BuzzerSpec[]; text: string[]; out: m.OutputSpec[][]; commands: number[] } = {
     led: [],
@@ -132,7 +138,7 @@ export class Reader extends EventEmitter {
   private onEvent(e: ParserEvent) {
     const heard = this.opts.heardAt?.();
     if (heard !== undefined && heard !== this.baud) {
-      this.garbled++;
+      this.garbledCodes.push(e.kind === 'fault' ? -1 : e.frame.code);
       return;
     }
     if (e.kind === 'fault') {
