@@ -232,6 +232,8 @@ describe('the device interface', () => {
       message_values: { event: 'Intrusion: input active in an armed alarm zone', input: own.name, zone: 'Ingest zone' },
     });
     expect(stored.slice(1).map((e) => e.event_code)).toEqual([EVENT_CODES.inputActive, EVENT_CODES.inputActive]);
+    // sent without a message: the event's label, with its key too
+    expect(stored[1]).toMatchObject({ message: 'Input active', message_code: 'event.label', message_values: { event: 'Input active' } });
     expect((await s.db.query<{ priority: number }>('select priority from alarms where event_id = $1', [r.body.firstId])).rows[0].priority).toBe(1);
     await s.db.query(`update alarm_groups set state = 'disarmed' where id = $1`, [group]);
     const after = await send([active(`in-${own.id}`)]);

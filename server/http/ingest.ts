@@ -9,7 +9,7 @@ import type { FastifyInstance, FastifyReply } from 'fastify';
 import { API, DeviceBatch, DeviceEvent, EVENT_CODES, PRIV, eventLabel, validateQuickly, type DeviceBatchResult } from '../../contract';
 import type { Db } from '../db/db';
 import type { Pipeline } from '../monitor/pipeline';
-import { intrusion } from '../monitor/events';
+import { intrusion, labelled } from '../monitor/events';
 import { HttpError, body, clientOf } from './kit';
 import { tenant } from '../db/tenant';
 import type { EdgeIngest } from '../edge/ingest';
@@ -125,7 +125,9 @@ export function ingestRoutes(app: FastifyInstance, { db, pipeline, edge }: { db:
           sourceName: e.sourceName ?? null,
           pointId: e.pointId,
           pointName: e.pointName,
-          message: e.message ?? eventLabel(e.eventCode),
+          // a device's own words as sent (English); none: the event's label, said with its key (issue 48) unless an edge
+          // journaled it (its message is its own, and an offline one gets when beside it)
+          ...(e.message !== undefined || e.edge ? { message: e.message ?? eventLabel(e.eventCode) } : labelled(e.eventCode)),
           controllerId: e.controllerId,
         };
         items.push({ clientId, input: edge ? edge.input(e, input) : input });

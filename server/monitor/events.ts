@@ -49,6 +49,8 @@ export const said = (s: Sentence): Said => ({
 
 /** An event at a source (an input, an output, a controller) said with its key (issue 48): "Input active: Vault PIR". */
 export const atSource = (code: number, source: string): Said => said(fill('event.atSource', '{event}: {source}', { event: eventLabel(code), source }));
+/** An event said by its label alone (a device's event sent without a message), with its key (issue 48). */
+export const labelled = (code: number): Said => said(fill('event.label', '{event}', { event: eventLabel(code) }));
 /** An input active in an armed alarm zone, said with its key (issue 48). */
 export const intrusion = (input: string, zone: string): Said =>
   said(fill('event.intrusion', '{event}: {input} (alarm zone {zone})', { event: eventLabel(EVENT_CODES.intrusion), input, zone }));

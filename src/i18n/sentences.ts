@@ -61,6 +61,7 @@ export const zhSentences: Record<string, string> = {
   'event.swipeQrAtLevel': '{door}：{event} {level}：{who}（二维码）',
   'event.antiPassbackLetThrough': '{door}：{event}：{who}（卡 {card}）— {decision}',
   // the simulator's devices, the controllers' firmware, the ingest's intrusions, the edge hub's links, logical blocks
+  'event.label': '{event}',
   'event.atSource': '{source}：{event}',
   'event.intrusion': '{input}：{event}（报警区域 {zone}）',
   'event.floorFree': '{reader}：{floor} 层开放（{mask}）',
