@@ -63,6 +63,34 @@ test('zh-CN: an event message the server makes is said in Chinese, in the live l
   }
 });
 
+// Issue 48: an event a simulated device reports (its input back to idle, worded by the simulator's devices) is said in
+// Chinese in the live list too, its door's name kept.
+test('zh-CN: a device event of the simulator is said in Chinese in the live list', async ({ page }) => {
+  test.setTimeout(120_000);
+  await signIn(page, 'operator');
+  const auth = await bearer(page);
+  expect((await page.request.put('/idp/1.0/me/settings', { headers: auth, data: { locale: 'zh-CN' } })).status()).toBe(200);
+  const door = (await (await page.request.get('/event/manage/doors', { headers: auth })).json()).items.find(
+    (d: { name: string }) => d.name === 'Finance Vault',
+  );
+  try {
+    await page.goto('/monitor/events');
+    await expect(page.locator('html')).toHaveAttribute('lang', 'zh-CN');
+    await expect(page.getByTestId('event-row').first()).toBeVisible();
+    const idle = await (await page.request.post('/api/test/simulate', { headers: auth, data: { kind: 'input.idle', doorId: door.id } })).json();
+    expect(idle).toMatchObject({
+      message: 'Input idle at Finance Vault',
+      messageCode: 'event.atDoor',
+      messageValues: { event: 'Input idle', door: 'Finance Vault' },
+    });
+    const row = page.getByTestId('event-row').filter({ hasText: 'Finance Vault：输入空闲' }).first();
+    await expect(row).toBeVisible();
+    await expect(row).not.toContainText('Input idle');
+  } finally {
+    await page.request.put('/idp/1.0/me/settings', { headers: auth, data: { locale: 'en' } });
+  }
+});
+
 // Issue 48: an alarm of a built-in alarm type: its message and its instructions (the server's own words, keyed) are
 // said in Chinese; instructions a person wrote would be shown as written.
 test('zh-CN: a forced door’s alarm is said in Chinese, its built-in instructions too', async ({ page }) => {
