@@ -11,8 +11,8 @@
 // - server/db/migrations/NNN_<name>.sql: its table (and server/db/seed.ts where it has demo rows).
 // Still written by hand, though a generator could derive them from the declaration: its import and CATALOGUE entry
 // in ./index.ts; its route rows in src/app/routeTable.ts (`catalogue(res, description)`: path, title, privileges and
-// icon already come from the declaration, only the sidebar position and the description are the table's) and their
-// zh-CN titles in src/i18n/routes.zh.ts; its privilege codes in contract/privileges.ts and their zh-CN in
+// icon already come from the declaration, only the sidebar position and the description are the table's; their zh-CN
+// titles are derived from its zh-CN labels, src/i18n/routes.derived.ts); its privilege codes in contract/privileges.ts and their zh-CN in
 // src/i18n/privileges.ts. Server hooks (server/resources) and console touches (src/resources) only when it does more
 // than keep rows.
 

@@ -9,6 +9,7 @@ import {
   defineResource,
   leaveResource,
   reportJobsResource,
+  routeRows,
   structOf,
   validate,
   webHooksResource,
@@ -19,6 +20,7 @@ import { declarationEntries } from './catalogue';
 import { i18n, loadLocale, MESSAGES, setLocale, t, tCat, timeAgoLabel, tRoute, tx } from './index';
 import { enRoutes } from './routes';
 import { zhRoutes } from './routes.zh';
+import { derivedZhRoutes, enRouteTemplate } from './routes.derived';
 import { zhText } from './text';
 import { labelled, violationText } from './violations';
 import { zhCatalogue, zhLabelFiles } from './zh';
@@ -106,8 +108,27 @@ describe('screen strings (text: keyed by their English)', () => {
 
 describe('route titles', () => {
   it('has the zh-CN title of every route (later-release screens too), of every description and section', () => {
-    expect(untranslated(enRoutes(), zhRoutes)).toEqual([]);
+    expect(untranslated(enRoutes(), { ...derivedZhRoutes(zhCatalogue), ...zhRoutes })).toEqual([]);
     expect(ROUTES.length).toBeGreaterThanOrEqual(165);
+  });
+  it("derives a resource's route titles and descriptions from its zh-CN labels only where the English is the template", () => {
+    // a derived zh-CN title or description stands for the English template ("Add web hook", "Create a new web hook."):
+    // a route whose English is its own (a screen's title, a description written for it) keeps its zh-CN in routes.zh.ts
+    const derived = derivedZhRoutes(zhCatalogue);
+    expect(Object.keys(derived).length).toBeGreaterThan(150);
+    const en = enRoutes();
+    const byPath = new Map(CATALOGUE.flatMap((res) => routeRows(res).map((row) => [row.path, { res, kind: row.kind }] as const)));
+    const wrongWithout = (k: string) => {
+      const { res, kind } = byPath.get(k.replace(/^desc:/, ''))!;
+      const t = enRouteTemplate(kind, res.label.one, res.label.many);
+      return en[k] !== undefined && en[k] !== (k.startsWith('desc:') ? t.description : t.title);
+    };
+    const wrong = Object.keys(derived).filter((k) => !(k in zhRoutes) && wrongWithout(k));
+    expect(wrong).toEqual([]);
+    // and routes.zh.ts keeps nothing the labels give: an entry there differs, or its English is not the template
+    expect(Object.keys(zhRoutes).filter((k) => derived[k] === zhRoutes[k] && !wrongWithout(k))).toEqual([]);
+    expect(derived['/manage/web-hooks/add']).toBe('新增 Web 钩子');
+    expect(derived['desc:/configure/doors/edit/:id']).toBe('修改门。');
   });
   it('looks titles up by path with the English as fallback', () => {
     expect(tRoute('/monitor/alarms', 'Alarms', 'zh-CN')).toBe('报警');

@@ -1,6 +1,7 @@
 // Everything the console says in zh-CN beyond its keyed shell messages, in one chunk of its own: an English console
 // never downloads it (about 80 KB compressed); src/i18n/index.ts loads it before switching to Chinese.
 import { zhRoutes } from './routes.zh';
+import { derivedZhRoutes } from './routes.derived';
 import { zhSentences, zhValueWords } from './sentences';
 import { zhOsdpSentences } from './osdp';
 import { zhEventWords } from './events';
@@ -21,7 +22,8 @@ const zhOsdpFixed = Object.fromEntries(Object.entries(zhOsdpSentences).filter(([
 
 export const zhBundles: Record<'text' | 'routes' | 'catalogue' | 'server', Record<string, string>> = {
   text: { ...zhText, ...zhValueWords, ...zhEventWords, ...zhOsdpFixed },
-  routes: zhRoutes,
+  // a resource's own routes from its labels (./routes.derived.ts); ./routes.zh.ts for the rest and what differs
+  routes: { ...derivedZhRoutes(zhCatalogue), ...zhRoutes },
   catalogue: zhCatalogue,
   server: zhSentences,
 };
