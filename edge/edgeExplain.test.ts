@@ -163,14 +163,16 @@ describe('an offline edge on the console', () => {
         'the Interface offline alarm',
         async () =>
           (
-            await s.db.query<{ message: string }>('select message from events where event_code = $1 and event_source_id = $2 order by id desc limit 1', [
-              EVENT_CODES.interfaceOffline,
-              `iface-${controller}`,
-            ])
+            await s.db.query<{ message: string; message_code: string; message_values: Record<string, unknown> }>(
+              'select message, message_code, message_values from events where event_code = $1 and event_source_id = $2 order by id desc limit 1',
+              [EVENT_CODES.interfaceOffline, `iface-${controller}`],
+            )
           ).rows[0],
         15_000,
       );
       expect(alarm.message).toContain(`anti-passback is soft at ${d.name} until it reconnects`);
+      // issue 48: said with its key and values, the doors a value of their own
+      expect(alarm).toMatchObject({ message_code: 'event.edgeLinkLostSoftApb', message_values: { doors: d.name } });
       const off = await row();
       expect(off).toMatchObject({ edgeState: 'offline', edgeSoftApb: 1 });
       // and so do the door on the doors screen's list and its zone on the zones list, until it reconnects

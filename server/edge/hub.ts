@@ -111,17 +111,21 @@ export function createEdgeHub(opts: {
     // offline, its doors' hard anti-passback goes soft (a repeat is let through and logged): the alarm says which
     const soft = online ? [] : await hardAntiPassbackDoors(db, clientId, controllerId);
     // issue 48: said with its key and values, in the operator's language on the console
-    const values = { event: eventLabel(code), controller: rows[0].name, doors: soft.slice(0, 3).join(', '), more: soft.length - 3 };
+    const values = { event: eventLabel(code), controller: rows[0].name };
+    const doors = soft.slice(0, 3).join(', ');
     const message = online
       ? fill('event.edgeConnected', '{event}: {controller} (Gatehouse Edge connected)', values)
       : !soft.length
         ? fill('event.edgeLinkLost', '{event}: {controller} (Gatehouse Edge link lost)', values)
         : soft.length <= 3
-          ? fill('event.edgeLinkLostSoftApb', '{event}: {controller} (Gatehouse Edge link lost): anti-passback is soft at {doors} until it reconnects', values)
+          ? fill('event.edgeLinkLostSoftApb', '{event}: {controller} (Gatehouse Edge link lost): anti-passback is soft at {doors} until it reconnects', {
+              ...values,
+              doors,
+            })
           : fill(
               'event.edgeLinkLostSoftApbMore',
               '{event}: {controller} (Gatehouse Edge link lost): anti-passback is soft at {doors} and {more} more door(s) until it reconnects',
-              values,
+              { ...values, doors, more: soft.length - 3 },
             );
     await opts.pipeline.record(clientId, {
       eventCode: code,
