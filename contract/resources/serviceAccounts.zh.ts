@@ -1,9 +1,9 @@
 // zh-CN labels of the resources declared in ./serviceAccounts.ts, by the keys the console looks them up with (src/i18n/catalogue.ts).
 export default {
-  'resource.serviceAccounts.one': '服务账户',
-  'resource.serviceAccounts.many': '服务账户',
+  'resource.serviceAccounts.one': '服务账号',
+  'resource.serviceAccounts.many': '服务账号',
   'resource.serviceAccounts.field.name': '名称',
-  'resource.serviceAccounts.unique.name': '已被另一个服务账户使用',
+  'resource.serviceAccounts.unique.name': '已被另一个服务账号使用',
   'resource.serviceAccounts.field.description': '说明',
   'resource.serviceAccounts.field.role': '角色',
   'resource.serviceAccounts.help.role': '该账户以此角色在本客户中的权限工作。',
@@ -16,6 +16,6 @@ export default {
   'resource.serviceAccounts.field.keyPrefix': 'API 密钥',
   'resource.serviceAccounts.field.keyIssuedAt': '密钥签发时间',
   'resource.serviceAccounts.field.keyRevokedAt': '密钥吊销时间',
-  'resource.serviceAccounts.form.0.title': '服务账户',
+  'resource.serviceAccounts.form.0.title': '服务账号',
   'resource.serviceAccounts.form.0.description': 'API 密钥只在保存后显示一次，请将其保存在集成系统的密钥库中。',
 } satisfies Record<string, string>;

@@ -289,7 +289,11 @@ describe('generated list columns', () => {
 describe('privilege labels', () => {
   it('has a zh-CN label for every privilege code, and none for a code that does not exist', async () => {
     const { PRIVILEGES } = await import('../../contract');
-    const { zhPrivileges, privilegeLabel, withoutView } = await import('./privileges');
+    const { privilegeLabel, withoutView } = await import('./privileges');
+    const { zhBundles } = await import('./zh');
+    await loadLocale('zh-CN');
+    // the zh-CN chunk's: a resource's own privileges from its labels (./privileges.derived.ts), the rest ./privileges.zh.ts
+    const zhPrivileges = zhBundles.privileges;
     const codes = PRIVILEGES.map((p) => p.code);
     expect(codes.filter((c) => !CJK.test(zhPrivileges[c] ?? ''))).toEqual([]);
     expect(Object.keys(zhPrivileges).filter((c) => !codes.includes(c))).toEqual([]);
@@ -299,6 +303,26 @@ describe('privilege labels', () => {
     expect(privilegeLabel('0.4.8.0', 'View logical blocks', 'en')).toBe('View logical blocks');
     expect(withoutView('查看逻辑块')).toBe('逻辑块');
     expect(withoutView('View the UI error log')).toBe('UI error log');
+  });
+  it("derives a resource's privileges from its zh-CN label where the English is the template, so they name it as its screens do", async () => {
+    const { PRIVILEGES } = await import('../../contract');
+    const { derivedZhPrivileges, enPrivilegeTemplate } = await import('./privileges.derived');
+    const { zhPrivileges } = await import('./privileges.zh');
+    const derived = derivedZhPrivileges(zhCatalogue);
+    expect(Object.keys(derived).length).toBeGreaterThan(100);
+    // a derived code's English is the template over its resource's label; privileges.zh.ts does not say it again
+    const english = new Map(PRIVILEGES.map((p) => [p.code, p.label]));
+    const templated = (code: string) =>
+      CATALOGUE.some((res) =>
+        (['view', 'add', 'edit', 'delete'] as const).some(
+          (action) => res.privileges[action] === code && english.get(code)!.toLowerCase() === enPrivilegeTemplate(action, res.label.many).toLowerCase(),
+        ),
+      );
+    expect(Object.keys(derived).filter((c) => !templated(c))).toEqual([]);
+    expect(Object.keys(zhPrivileges).filter((c) => c in derived)).toEqual([]);
+    // the access zones' privileges say what the screen and the sidebar say (they said 通行区域, the screen 门禁区域)
+    expect(derived['0.4.2.0']).toBe(`查看${zhCatalogue['resource.accessZones.many']}`);
+    expect(derived['0.3.4.4']).toBe('查看 Web 钩子');
   });
 });
 

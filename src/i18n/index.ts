@@ -31,7 +31,7 @@ void i18n.use(initReactI18next).init({
   lng: 'en',
   fallbackLng: 'en',
   supportedLngs: ['en', 'zh-CN'],
-  ns: ['common', 'text', 'routes', 'catalogue', 'server'],
+  ns: ['common', 'text', 'routes', 'catalogue', 'server', 'privileges'],
   defaultNS: 'common',
   // keys are identifiers, paths or English sentences: no nesting, no namespace prefix inside a key
   keySeparator: false,
@@ -40,9 +40,9 @@ void i18n.use(initReactI18next).init({
   returnEmptyString: false,
   initAsync: false,
   resources: {
-    en: { common: en, text: {}, routes: enRoutes(), catalogue: enCatalogue(), server: {} },
+    en: { common: en, text: {}, routes: enRoutes(), catalogue: enCatalogue(), server: {}, privileges: {} },
     // the rest of zh-CN arrives with loadLocale('zh-CN') (its own chunk: an English console never downloads it)
-    'zh-CN': { common: zh, text: {}, routes: {}, catalogue: {}, server: {} },
+    'zh-CN': { common: zh, text: {}, routes: {}, catalogue: {}, server: {}, privileges: {} },
   },
   react: { bindI18n: 'languageChanged', useSuspense: false },
 });
@@ -169,6 +169,10 @@ export function sayInstructions(e: { instructions?: string | null; instructionsC
 /** A route title (by path) or section title (`section.<id>`), English from the route table as the fallback. */
 export function tRoute(key: string, english: string, loc: Locale = current()): string {
   return lookUp('routes', loc, key, english);
+}
+/** A privilege's label by its code (contract/privileges.ts), English from the catalogue as the fallback. */
+export function tPrivilege(code: string, english: string, loc: Locale = current()): string {
+  return lookUp('privileges', loc, code, english);
 }
 /** A catalogue label by derived key (see ./catalogue.ts), English from the declaration as the fallback. */
 export function tCat(key: string, english: string, loc: Locale = current(), vars?: Vars): string {

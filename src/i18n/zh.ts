@@ -2,6 +2,8 @@
 // never downloads it (about 80 KB compressed); src/i18n/index.ts loads it before switching to Chinese.
 import { zhRoutes } from './routes.zh';
 import { derivedZhRoutes } from './routes.derived';
+import { zhPrivileges } from './privileges.zh';
+import { derivedZhPrivileges } from './privileges.derived';
 import { zhSentences, zhValueWords } from './sentences';
 import { zhOsdpSentences } from './osdp';
 import { zhEventWords } from './events';
@@ -20,10 +22,12 @@ export const zhCatalogue: Record<string, string> = Object.assign({}, ...Object.v
 // the edge's words without values (every address taken…); its sentences with values await their keys (server/edge)
 const zhOsdpFixed = Object.fromEntries(Object.entries(zhOsdpSentences).filter(([en]) => !en.includes('{')));
 
-export const zhBundles: Record<'text' | 'routes' | 'catalogue' | 'server', Record<string, string>> = {
+export const zhBundles: Record<'text' | 'routes' | 'catalogue' | 'server' | 'privileges', Record<string, string>> = {
   text: { ...zhText, ...zhValueWords, ...zhEventWords, ...zhOsdpFixed },
   // a resource's own routes from its labels (./routes.derived.ts); ./routes.zh.ts for the rest and what differs
   routes: { ...derivedZhRoutes(zhCatalogue), ...zhRoutes },
   catalogue: zhCatalogue,
   server: zhSentences,
+  // a resource's own privileges from its labels (./privileges.derived.ts); ./privileges.zh.ts for the rest
+  privileges: { ...derivedZhPrivileges(zhCatalogue), ...zhPrivileges },
 };
