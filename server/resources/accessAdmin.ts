@@ -27,7 +27,23 @@ import { labelCodesOf, optionCodesOf } from '../crud/context';
 import { audit } from '../audit/trail';
 import { reachOf, refusalSentence, refusals } from '../auth/accountScope';
 import { rolePrivileges } from './roles';
-import { tenant, tenantOf } from '../db/tenant';
+import {
+  clientOperator,
+  clientOperatorIds,
+  clientOperatorOptions,
+  dropClientGrants,
+  endClientSessions,
+  endOperatorSessions,
+  insertOperator,
+  leaveClientGroups,
+  listClientOperators,
+  moveOperatorHome,
+  roleInClient,
+  rolePrivilegeHolders,
+  setOperatorDisabled,
+  unlockOperator,
+  usernameTaken,
+} from '../db/queries/operators';
 
 interface Options {
   db: Db;
@@ -39,12 +55,7 @@ interface Options {
 export function accessAdminRoutes(app: FastifyInstance, { db, defaults, disconnect }: Options) {
   app.get(API.privileges, { config: { privileges: [PRIV.privileges.view] } }, async (req): Promise<PrivilegeHolders[]> => {
     const clientId = clientOf(req);
-    const params: unknown[] = [];
-    const { rows } = await db.query<{ privilege: string; id: number; name: string; division_id: number | null }>(
-      `select rp.privilege, r.id, r.name, rp.division_id from role_privileges rp join roles r on r.id = rp.role_id
-        where ${tenant(params, clientId, 'r')} order by r.name, rp.division_id nulls first`,
-      params,
-    );
+    const rows = await rolePrivilegeHolders(db, clientId);
     return PRIVILEGES.map((p) => ({
       code: p.code,
       label: p.label,
@@ -55,33 +66,23 @@ export function accessAdminRoutes(app: FastifyInstance, { db, defaults, disconne
 
   app.get(`${API.roles}/:id/privileges`, { config: { privileges: [PRIV.roles.view] } }, async (req) => {
     const id = idParam(req, 'Role');
-    const params: unknown[] = [id];
-    const { rows } = await db.query(`select 1 from roles where id = $1 and ${tenant(params, clientOf(req))}`, params);
-    if (!rows.length) throw new HttpError(404, 'Role not found');
+    if (!(await roleInClient(db, clientOf(req), id))) throw new HttpError(404, 'Role not found');
     return { privileges: await rolePrivileges(db, id) };
   });
 
   // ---------- operators ----------
   const operatorOf = async (dbx: Db, req: FastifyRequest) => {
     const id = idParam(req, 'Operator');
-    const params: unknown[] = [id];
-    const { rows } = await dbx.query<{ id: number; username: string; name: string; disabled: boolean }>(
-      `select id, username, name, disabled from tenant_operators where id = $1 and ${tenant(params, clientOf(req))} limit 1`,
-      params,
-    );
-    if (!rows[0]) throw new HttpError(404, 'Operator not found');
-    return rows[0];
+    const op = await clientOperator(dbx, clientOf(req), id);
+    if (!op) throw new HttpError(404, 'Operator not found');
+    return op;
   };
 
   /** The operator an account-level route names, when it is one of this client's (else none: the handler's 404). */
   const accountOf = async (dbx: Db, req: FastifyRequest): Promise<number[]> => {
     const raw = (req.params as Record<string, string | undefined>).id ?? '';
     if (!/^\d{1,10}$/.test(raw) || Number(raw) > 2_147_483_647 || req.principal?.clientId == null) return [];
-    const params: unknown[] = [Number(raw)];
-    const { rows } = await dbx.query<{ id: number }>(
-      `select id from tenant_operators where id = $1 and ${tenant(params, req.principal.clientId)} limit 1`,
-      params,
-    );
+    const rows = await clientOperatorIds(dbx, req.principal.clientId, Number(raw));
     return rows.map((r) => Number(r.id));
   };
   const account = { touches: 'account' as const, accounts: accountOf };
@@ -91,16 +92,7 @@ export function accessAdminRoutes(app: FastifyInstance, { db, defaults, disconne
     const q = String((req.query as Record<string, unknown>)?.q ?? '')
       .trim()
       .slice(0, 100);
-    const params: unknown[] = [];
-    const own = tenantOf(params, clientId); // $1
-    params.push(q); // $2
-    const { rows } = await db.query(
-      `select distinct on (o.name, o.id) o.id, o.client_id "clientId", o.username, o.name, o.email, o.disabled, o.created_at "createdAt",
-              array(select g.name from operator_groups g join operator_group_members m on m.group_id = g.id where m.user_id = o.id and ${own('g')} order by g.name) groups
-         from tenant_operators o where ${own('o')} and ($2 = '' or o.name ilike '%' || $2 || '%' or o.username ilike '%' || $2 || '%')
-        order by o.name, o.id limit 500`,
-      params,
-    );
+    const rows = await listClientOperators(db, clientId, q);
     // issue 27: which accounts also work elsewhere, and why this caller may not change them (null: they may)
     const ids = rows.map((r) => Number(r.id));
     const reach = await reachOf(db, ids);
@@ -125,15 +117,7 @@ export function accessAdminRoutes(app: FastifyInstance, { db, defaults, disconne
     if (ids.some((x) => !Number.isInteger(x) || x < 1 || x > 2_147_483_647) || ids.length > 1000)
       throw new HttpError(400, 'Validation failed', [{ field: 'ids', message: 'must be whole numbers separated by commas' }]);
     if (!ids.length && !pickCodes.some((c) => principal(req).held.has(c))) throw new HttpError(403, 'You do not have the privilege for this action');
-    const params: unknown[] = [ids, q];
-    const { rows } = await db.query<{ id: number; label: string }>(
-      `select distinct o.id, o.name || ' (' || o.username || ')' as label from tenant_operators o
-        where (cardinality($1::int[]) = 0 or o.id = any($1::int[]))
-          and ($2 = '' or o.name ilike '%' || $2 || '%' or o.username ilike '%' || $2 || '%') and ${tenant(params, clientId, 'o')}
-        order by label, o.id limit ${ids.length || 50}`,
-      params,
-    );
-    return { items: rows };
+    return { items: await clientOperatorOptions(db, clientId, ids, q, ids.length || 50) };
   });
 
   // a new account belongs to this client alone
@@ -143,25 +127,21 @@ export function accessAdminRoutes(app: FastifyInstance, { db, defaults, disconne
     const username = input.username.trim().toLowerCase();
     const v = [];
     if (!/^[a-z0-9][a-z0-9._-]*$/.test(username)) v.push({ field: 'username', message: 'letters, digits, dot, dash or underscore' });
-    if ((await db.query('select 1 from users where username = $1', [username])).rows.length) v.push({ field: 'username', message: 'is already taken' });
+    if (await usernameTaken(db, username)) v.push({ field: 'username', message: 'is already taken' });
     v.push(...(await newPasswordViolations(db, 0, input.password, await settingsOf(db, clientId, defaults), 'password')));
     if (v.length) throw new HttpError(400, 'Validation failed', v);
     const hash = await hashPassword(input.password);
     const id = await db.transaction(async (tx) => {
-      const { rows } = await tx.query<{ id: number }>(
-        `insert into users (username, password_hash, name, email, timezone, home_client_id, selected_client_id)
-         select $1, $2, $3, $4, timezone, id, id from clients where id = $5 returning id`,
-        [username, hash, input.name.trim(), input.email ?? null, clientId],
-      );
+      const created = await insertOperator(tx, { username, passwordHash: hash, name: input.name.trim(), email: input.email ?? null, clientId });
       await audit(tx, req, {
         clientId,
         action: 'create',
         entity: 'operator',
-        entityId: rows[0].id,
+        entityId: created,
         before: null,
         after: { username, name: input.name.trim(), email: input.email ?? null },
       });
-      return rows[0].id;
+      return created;
     });
     return reply.code(201).send({ id, username, name: input.name.trim(), email: input.email ?? null, disabled: false });
   });
@@ -175,10 +155,9 @@ export function accessAdminRoutes(app: FastifyInstance, { db, defaults, disconne
       return db.transaction(async (tx) => {
         const before = await operatorOf(tx, req);
         if (disabled && before.id === req.principal!.userId) throw new HttpError(409, 'You cannot disable yourself');
-        await tx.query('update users set disabled = $2 where id = $1', [before.id, disabled]);
+        await setOperatorDisabled(tx, before.id, disabled);
         // a disabled operator's open sessions end at once
-        if (disabled)
-          await tx.query(`update sessions set ended_at = now(), ended_by = $2 where user_id = $1 and ended_at is null`, [before.id, req.principal!.username]);
+        if (disabled) await endOperatorSessions(tx, before.id, req.principal!.username);
         await audit(tx, req, { clientId, action, entity: 'operator', entityId: before.id, before: { disabled: before.disabled }, after: { disabled } });
         return { ...before, disabled };
       });
@@ -195,7 +174,7 @@ export function accessAdminRoutes(app: FastifyInstance, { db, defaults, disconne
       // every session of the operator ends (migration 131); an administrator resetting their own keeps this one
       const self = op.id === req.principal!.userId ? req.principal!.jti : null;
       await setPasswordKeepingHistory(tx, op.id, await hashPassword(input.password), self);
-      await tx.query('update users set failed_attempts = 0, locked_until = null where id = $1', [op.id]);
+      await unlockOperator(tx, op.id);
       await audit(tx, req, { clientId, action: 'reset-password', entity: 'operator', entityId: op.id, before: null, after: null });
       return { ok: true };
     });
@@ -211,38 +190,21 @@ export function accessAdminRoutes(app: FastifyInstance, { db, defaults, disconne
       if (op.id === req.principal!.userId) throw new HttpError(409, 'You cannot remove yourself from this client');
       const others = (await reachOf(tx, [op.id])).get(op.id)?.clients.filter((c) => c !== clientId) ?? [];
       if (!others.length) throw new HttpError(409, 'This account works for this client alone: disable it instead');
-      const groupParams: unknown[] = [op.id];
-      const groups = await tx.query<{ name: string }>(
-        `delete from operator_group_members m using operator_groups g
-        where g.id = m.group_id and m.user_id = $1 and ${tenant(groupParams, clientId, 'g')} returning g.name`,
-        groupParams,
-      );
-      const grantParams: unknown[] = [op.id];
-      const grants = await tx.query(`delete from user_grants where user_id = $1 and ${tenant(grantParams, clientId)} returning 1`, grantParams);
+      const groups = await leaveClientGroups(tx, clientId, op.id);
+      const grants = await dropClientGrants(tx, clientId, op.id);
       // its home and selected client move to another client it still works in
       const now = (await reachOf(tx, [op.id])).get(op.id)?.clients.filter((c) => c !== clientId) ?? others;
-      await tx.query(
-        `update users set home_client_id = case when home_client_id = $2 then $3::int else home_client_id end,
-        selected_client_id = case when selected_client_id = $2 then $3::int else selected_client_id end where id = $1`,
-        [op.id, clientId, now[0] ?? others[0]],
-      );
-      const sessionParams: unknown[] = [op.id];
-      const inClient = tenant(sessionParams, clientId); // $2
-      sessionParams.push(req.principal!.username); // $3
-      const ended = await tx.query<{ jti: string }>(
-        `update sessions set ended_at = now(), ended_by = $3
-        where user_id = $1 and ${inClient} and ended_at is null returning jti`,
-        sessionParams,
-      );
+      await moveOperatorHome(tx, op.id, clientId, now[0] ?? others[0]);
+      const ended = await endClientSessions(tx, clientId, op.id, req.principal!.username);
       await audit(tx, req, {
         clientId,
         action: 'remove',
         entity: 'operator',
         entityId: op.id,
-        before: { username: op.username, groups: groups.rows.map((g) => g.name).sort(), grants: grants.rows.length },
-        after: { sessionsEnded: ended.rows.length },
+        before: { username: op.username, groups: groups.map((g) => g.name).sort(), grants },
+        after: { sessionsEnded: ended.length },
       });
-      return { id: op.id, removed: true, sessionsEnded: ended.rows.length, jtis: ended.rows.map((r) => r.jti) };
+      return { id: op.id, removed: true, sessionsEnded: ended.length, jtis: ended.map((r) => r.jti) };
     });
     disconnect?.(result.jtis);
     return { id: result.id, removed: result.removed, sessionsEnded: result.sessionsEnded };

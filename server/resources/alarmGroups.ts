@@ -4,16 +4,13 @@
 import { PRIV } from '../../contract';
 import type { NamedAction, ResourceHooks } from '../crud/hooks';
 import { HttpError, fill } from '../http/kit';
+import { setAlarmGroupState } from '../db/queries/alarmGroups';
 
 const to = (state: 'armed' | 'disarmed'): NamedAction => ({
   privilege: PRIV.alarmGroups.arm,
   async run(ctx, before) {
     if (before.state === state) throw new HttpError(409, fill('record.alreadyInState', '{name} is already {state}', { name: String(before.name), state }));
-    await ctx.tx.query('update alarm_groups set state = $2, state_changed_at = now(), state_changed_by = $3, updated_at = now() where id = $1', [
-      before.id,
-      state,
-      ctx.username,
-    ]);
+    await setAlarmGroupState(ctx.tx, before.id, state, ctx.username);
   },
   audit: (before, after) => ({ before: { state: before.state }, after: { state: after.state, inputIds: after.inputIds } }),
 });

@@ -8,7 +8,7 @@
 import type { Violation } from '../../contract';
 import { PRIV } from '../../contract';
 import type { ResourceHooks } from '../crud/hooks';
-import { divisionsOf } from '../db/queries/divisions';
+import { divisionUses, divisionsOf } from '../db/queries/divisions';
 import { subtree } from '../auth/access';
 import { divisionsFor, fill, principal } from '../http/kit';
 
@@ -36,13 +36,7 @@ export const divisionHooks: ResourceHooks = {
     return out;
   },
   async inUse(tx, ids) {
-    const { rows } = await tx.query<{ what: string; n: number }>(
-      `select what, n from (select 1 k, 'operator grant' as what, count(*)::int as n from user_grants where division_id = any($1::int[])
-       union all select 2, 'operator-group grant', count(*)::int from operator_group_grants where division_id = any($1::int[])
-       union all select 3, 'role privilege ticked', count(*)::int from role_privileges where division_id = any($1::int[])) x order by k`,
-      [ids],
-    );
-    const used = rows.filter((x) => x.n > 0);
+    const used = (await divisionUses(tx, ids)).filter((x) => x.n > 0);
     return used.length
       ? fill('division.stillUsedBy', 'Still used by {what} in this division: change or delete them first', {
           what: used.map((x) => `${x.n} ${x.what}${x.n === 1 ? '' : 's'}`).join(', '),

@@ -8,7 +8,17 @@
 import { PRIV } from '../../contract';
 import type { ResourceHooks } from '../crud/hooks';
 import { HttpError } from '../http/kit';
-import { tenant } from '../db/tenant';
+import {
+  cancelRolloutProgress,
+  installedRollout,
+  rolledBackProgress,
+  rolloutControllers,
+  sendFirmware,
+  sendFirmwareTo,
+  setRolloutState,
+  startRolloutProgress,
+  withdrawFirmware,
+} from '../db/queries/firmware';
 
 const bytesOf = `decode(split_part(t.file, ',', 2), 'base64')`;
 
@@ -28,11 +38,7 @@ export const firmwareHooks: ResourceHooks = {
     rollOut: {
       privilege: PRIV.firmware,
       async run(ctx, before) {
-        const params: unknown[] = [before.id];
-        const { rows } = await ctx.tx.query<{ id: number }>(
-          `select c.id from firmware_rollouts r join controllers c on c.id = r.controller_id and ${tenant(params, ctx.clientId, 'c')} where r.firmware_id = $1`,
-          params,
-        );
+        const rows = await rolloutControllers(ctx.tx, ctx.clientId, before.id);
         // (the catalogue refuses an empty list already; chosen controllers since deleted leave none here)
         if (!rows.length)
           throw new HttpError(409, 'Choose the controllers to roll it out to, and save, first.', [
@@ -40,35 +46,23 @@ export const firmwareHooks: ResourceHooks = {
           ]);
         const ids = rows.map((r) => Number(r.id));
         // the version each ran before (kept from an earlier roll-out of this image that reached it)
-        await ctx.tx.query(
-          `insert into firmware_rollout_progress (firmware_id, controller_id, previous_version, state)
-            select $1, c.id, c.firmware, 'installing' from controllers c where c.id = any($2::int[])
-          on conflict (firmware_id, controller_id) do update set state = 'installing', updated_at = now(),
-            previous_version = case when firmware_rollout_progress.state = 'done' then firmware_rollout_progress.previous_version else excluded.previous_version end`,
-          [before.id, ids],
-        );
-        await ctx.tx.query(`update controllers set firmware_target = $2, firmware_sent_at = now(), firmware_started = false where id = any($1::int[])`, [
-          ids,
-          before.version,
-        ]);
-        await ctx.tx.query(`update firmware_images set rollout_state = 'installing' where id = $1`, [before.id]);
+        await startRolloutProgress(ctx.tx, before.id, ids);
+        await sendFirmware(ctx.tx, ids, before.version);
+        await setRolloutState(ctx.tx, before.id, 'installing');
       },
       audit: (before) => ({ before: null, after: { version: before.version, controllers: before.rolloutTo } }),
     },
     cancelRollout: {
       privilege: PRIV.firmware,
       async run(ctx, before) {
-        const { rows } = await ctx.tx.query<{ controller_id: number }>(
-          `update firmware_rollout_progress set state = 'cancelled', updated_at = now() where firmware_id = $1 and state = 'installing' returning controller_id`,
-          [before.id],
-        );
+        const rows = await cancelRolloutProgress(ctx.tx, before.id);
         // those not done stop: the image is taken back, they keep the version they run
-        await ctx.tx.query(
-          `update controllers set firmware_target = null, firmware_sent_at = null, firmware_started = false
-          where id = any($1::int[]) and firmware_target = $2`,
-          [rows.map((r) => Number(r.controller_id)), before.version],
+        await withdrawFirmware(
+          ctx.tx,
+          rows.map((r) => Number(r.controller_id)),
+          before.version,
         );
-        await ctx.tx.query(`update firmware_images set rollout_state = 'cancelled' where id = $1`, [before.id]);
+        await setRolloutState(ctx.tx, before.id, 'cancelled');
       },
       audit: (before, after) => ({
         before: { rolloutState: before.rolloutState, progress: before.progress },
@@ -78,22 +72,17 @@ export const firmwareHooks: ResourceHooks = {
     rollBack: {
       privilege: PRIV.firmware,
       async run(ctx, before) {
-        const { rows } = await ctx.tx.query<{ controller_id: number; previous_version: string | null }>(
-          `select controller_id, previous_version from firmware_rollout_progress where firmware_id = $1 and state = 'done' and previous_version is not null`,
-          [before.id],
-        );
+        const rows = await installedRollout(ctx.tx, before.id);
         if (!rows.length) throw new HttpError(409, 'No controller installed this image: there is nothing to roll back.');
         for (const r of rows) {
-          await ctx.tx.query(`update controllers set firmware_target = $2, firmware_sent_at = now(), firmware_started = false where id = $1`, [
-            r.controller_id,
-            r.previous_version,
-          ]);
+          await sendFirmwareTo(ctx.tx, r.controller_id, r.previous_version);
         }
-        await ctx.tx.query(
-          `update firmware_rollout_progress set state = 'rolledBack', updated_at = now() where firmware_id = $1 and controller_id = any($2::int[])`,
-          [before.id, rows.map((r) => Number(r.controller_id))],
+        await rolledBackProgress(
+          ctx.tx,
+          before.id,
+          rows.map((r) => Number(r.controller_id)),
         );
-        await ctx.tx.query(`update firmware_images set rollout_state = 'rolledBack' where id = $1`, [before.id]);
+        await setRolloutState(ctx.tx, before.id, 'rolledBack');
       },
       audit: (before, after) => ({
         before: { rolloutState: before.rolloutState, progress: before.progress },

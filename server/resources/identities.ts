@@ -4,7 +4,7 @@
 import type { ResourceHooks } from '../crud/hooks';
 import { assertSeats } from './licenses';
 import { userFieldDefs } from './userFields';
-import { tenant } from '../db/tenant';
+import { identityCount } from '../db/queries/identities';
 
 /** Exactly the expression migration 023 indexes. */
 const SEARCH_TEXT = `(t.first_name || ' ' || t.last_name || ' ' || t.employee_no || ' ' || coalesce(t.email, ''))`;
@@ -18,11 +18,6 @@ export const identityHooks: ResourceHooks = {
   },
   searchAll: (n) => `${SEARCH_TEXT} ilike ${n}`,
   // the identities of the client's divisions in scope, kept as rows change (migration 100)
-  async countScope(db, scope) {
-    const params: unknown[] = [];
-    const where = tenant(params, scope.clientId) + (scope.divisions ? ` and division_id = any($${params.push(scope.divisions)}::int[])` : '');
-    const { rows } = await db.query<{ n: string }>(`select coalesce(sum(identities), 0)::text n from division_counts where ${where}`, params);
-    return Number(rows[0].n);
-  },
+  countScope: (db, scope) => identityCount(db, scope.clientId, scope.divisions),
   searchIds: (n, client) => `select c.identity_id from credentials c where c.number ilike ${n}${client ? ` and c.client_id = ${client}` : ''}`,
 };

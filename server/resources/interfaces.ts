@@ -6,17 +6,13 @@ import { PRIV, interfacesResource } from '../../contract';
 import type { ResourceHooks } from '../crud/hooks';
 import type { Db } from '../db/db';
 import { clientOf } from '../http/kit';
-import { tenant } from '../db/tenant';
+import { controllersForDiscovery, interfaceAt, takenBusAddresses } from '../db/queries/interfaces';
 
 export const interfaceHooks: ResourceHooks = {
   async validate(ctx, input, before) {
     if (typeof input.controllerId !== 'number' || typeof input.busAddress !== 'number') return [];
-    const { rows } = await ctx.tx.query<{ name: string }>('select name from interfaces where controller_id = $1 and bus_address = $2 and id <> $3', [
-      input.controllerId,
-      input.busAddress,
-      before?.id ?? 0,
-    ]);
-    return rows[0] ? [{ field: 'busAddress', message: `is already taken on this controller (by ${rows[0].name})` }] : [];
+    const holder = await interfaceAt(ctx.tx, input.controllerId, input.busAddress, before?.id ?? 0);
+    return holder ? [{ field: 'busAddress', message: `is already taken on this controller (by ${holder.name})` }] : [];
   },
 };
 
@@ -31,16 +27,8 @@ export interface Discovered {
 export function interfaceDiscoveryRoutes(app: FastifyInstance, { db }: { db: Db }) {
   app.get(`${interfacesResource.api}/discover`, { config: { privileges: [PRIV.interfaces.add] } }, async (req): Promise<{ items: Discovered[] }> => {
     const clientId = clientOf(req);
-    const ofControllers: unknown[] = [];
-    const { rows: controllers } = await db.query<{ id: number; name: string; status: string }>(
-      `select id, name, status from controllers where ${tenant(ofControllers, clientId)} order by name, id`,
-      ofControllers,
-    );
-    const ofInterfaces: unknown[] = [];
-    const { rows: taken } = await db.query<{ controller_id: number; bus_address: number }>(
-      `select controller_id, bus_address from interfaces where ${tenant(ofInterfaces, clientId)}`,
-      ofInterfaces,
-    );
+    const controllers = await controllersForDiscovery(db, clientId);
+    const taken = await takenBusAddresses(db, clientId);
     const used = new Set(taken.map((t) => `${t.controller_id}:${t.bus_address}`));
     const items: Discovered[] = [];
     for (const c of controllers) {

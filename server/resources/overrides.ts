@@ -6,6 +6,7 @@
 // - an override in force is not deleted (its doors would stay as it left them): end it first.
 import type { ResourceHooks } from '../crud/hooks';
 import { fill } from '../http/kit';
+import { overrideInForce, rearmOverride } from '../db/queries/overrides';
 
 type Before = { id: number; startsAt?: unknown; endsAt?: unknown; mode?: unknown; doorIds?: unknown };
 const inForce = (b: Before, now: number) => Date.parse(String(b.startsAt)) <= now && now < Date.parse(String(b.endsAt));
@@ -33,17 +34,12 @@ export const overrideHooks: ResourceHooks = {
     }
     // not in force: a new window in the future starts (and ends) afresh
     if (typeof input.endsAt === 'string' && Date.parse(input.endsAt) > now) {
-      await ctx.tx.query('update door_overrides set applied_start_at = null, applied_end_at = null where id = $1', [b.id]);
+      await rearmOverride(ctx.tx, b.id);
     }
     return [];
   },
   async inUse(tx, ids) {
-    const { rows } = await tx.query<{ name: string; ends: string }>(
-      `select name, ends_at::text as ends from door_overrides where id = any($1::int[]) and starts_at <= now() and ends_at > now() order by id limit 1`,
-      [ids],
-    );
-    return rows[0]
-      ? fill('override.inForce', '{name} is in force: set its end to now first, and its doors go back to their own mode', { name: rows[0].name })
-      : null;
+    const held = await overrideInForce(tx, ids);
+    return held ? fill('override.inForce', '{name} is in force: set its end to now first, and its doors go back to their own mode', { name: held.name }) : null;
   },
 };

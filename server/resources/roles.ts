@@ -5,14 +5,11 @@ import { AssignPrivilegesRequest, PLATFORM_PRIVILEGES, PRIV, PRIVILEGE_CODES, ty
 import type { Db } from '../db/db';
 import type { ResourceHooks, Row } from '../crud/hooks';
 import { HttpError, body } from '../http/kit';
-import { tenant } from '../db/tenant';
+import { divisionIdsOf } from '../db/queries/divisions';
+import { privilegesOfRole, replaceRolePrivileges } from '../db/queries/roles';
 
 export async function rolePrivileges(db: Db, roleId: number): Promise<RolePrivilege[]> {
-  const { rows } = await db.query<{ code: string; division_id: number | null }>(
-    'select privilege code, division_id from role_privileges where role_id = $1 order by privilege, division_id nulls first',
-    [roleId],
-  );
-  return rows.map((r) => ({ code: r.code, divisionId: r.division_id }));
+  return (await privilegesOfRole(db, roleId)).map((r) => ({ code: r.code, divisionId: r.division_id }));
 }
 
 export function roleHooks(): ResourceHooks {
@@ -25,10 +22,7 @@ export function roleHooks(): ResourceHooks {
         async run(ctx, before) {
           const input = body(ctx.req.body, AssignPrivilegesRequest);
           const v: Violation[] = [];
-          const params: unknown[] = [];
-          const divisions = new Set(
-            (await ctx.tx.query<{ id: number }>(`select id from divisions where ${tenant(params, ctx.clientId)}`, params)).rows.map((r) => r.id),
-          );
+          const divisions = new Set((await divisionIdsOf(ctx.tx, ctx.clientId)).map((r) => r.id));
           input.privileges.forEach((p, i) => {
             if (!PRIVILEGE_CODES.has(p.code)) v.push({ field: `privileges.${i}.code`, message: `${p.code} is not a privilege of the catalogue` });
             else if (PLATFORM_PRIVILEGES.includes(p.code))
@@ -39,15 +33,7 @@ export function roleHooks(): ResourceHooks {
           if (v.length) throw new HttpError(400, 'Validation failed', v);
           const want = [...new Map(input.privileges.map((p) => [`${p.code}@${p.divisionId ?? ''}`, p])).values()];
           const was = await rolePrivileges(ctx.tx, before.id);
-          await ctx.tx.query('delete from role_privileges where role_id = $1', [before.id]);
-          if (want.length) {
-            await ctx.tx.query(
-              `insert into role_privileges (role_id, privilege, division_id) select $1, x.code, x.division_id
-              from unnest($2::text[], $3::int[]) as x(code, division_id)`,
-              [before.id, want.map((p) => p.code), want.map((p) => p.divisionId)],
-            );
-          }
-          await ctx.tx.query('update roles set updated_at = now() where id = $1', [before.id]);
+          await replaceRolePrivileges(ctx.tx, before.id, want);
           changed.set(before, { before: was, after: await rolePrivileges(ctx.tx, before.id) });
         },
         audit(before) {

@@ -7,23 +7,15 @@
 import type { Db } from '../db/db';
 import { aloneAmongServers } from '../db/maintenance';
 import type { ResourceHooks } from '../crud/hooks';
-import { tenantOf } from '../db/tenant';
+import { companyIdentityRow, pruneEvents, pruneVisitors, retentionClients } from '../db/queries/settings';
 
-/**
- * The SQL of a client's company ID, for the client whose id is `client` (a parameter or a column): the name printed
- * (the client's own when none is set) and the site code (null: none). One place for both, read here and by the
- * visitors' select (what a badge prints).
- */
-export const companyNameSql = (client: string) =>
-  `(select coalesce(nullif(k.company_name, ''), c.name) from clients c left join company_identity k on k.client_id = c.id where c.id = ${client})`;
-export const siteCodeSql = (client: string) => `(select k.site_code from company_identity k where k.client_id = ${client})`;
+/** The SQL of a client's company ID (its name printed, its site code), read here and by the visitors' select. */
+export { companyNameSql, siteCodeSql } from '../db/queries/settings';
 
 /** A client's company ID: the name printed and the site code (companyNameSql, siteCodeSql). */
 export async function companyIdentity(db: Db, clientId: number): Promise<{ companyName: string; siteCode: number | null }> {
-  const { rows } = await db.query<{ name: string | null; site: number | null }>(`select ${companyNameSql('$1')} as name, ${siteCodeSql('$1')} as site`, [
-    clientId,
-  ]);
-  return { companyName: rows[0]?.name ?? '', siteCode: rows[0]?.site ?? null };
+  const row = await companyIdentityRow(db, clientId);
+  return { companyName: row?.name ?? '', siteCode: row?.site ?? null };
 }
 
 /** The credential store: a new entry without a facility code takes the site code (company ID). */
@@ -47,48 +39,23 @@ export interface Pruned {
   visitRequests: number;
 }
 
-/** Rows a delete removed (both engines: a CTE counts them). */
-async function count(db: Db, del: string, params: unknown[]): Promise<number> {
-  return (await db.query<{ n: number }>(`with d as (${del} returning 1) select count(*)::int as n from d`, params)).rows[0].n;
-}
-
 /** One pass over every client that keeps records for a limited time; returns what it deleted, per client. */
 export async function pruneByRetention(db: Db): Promise<Pruned[]> {
-  const { rows: clients } = await db.query<{ client_id: number; events: number; visitors: number }>(
-    `select client_id, event_retention_days as events, visitor_retention_days as visitors from central_properties
-      where event_retention_days > 0 or visitor_retention_days > 0 order by client_id`,
-  );
   const out: Pruned[] = [];
-  for (const c of clients) {
+  for (const c of await retentionClients(db)) {
     const done: Pruned = { clientId: c.client_id, events: 0, visitors: 0, visitRequests: 0 };
     if (c.events > 0) {
-      const params: unknown[] = [];
-      const own = tenantOf(params, c.client_id); // $1
-      params.push(c.events); // $2
       for (;;) {
-        const n = await count(
-          db,
-          `delete from events where id in (select e.id from events e where ${own('e')} and e.at < now() - $2::int * interval '1 day'
-             and not exists (select 1 from alarms a where a.event_id = e.id) limit ${PRUNE_CHUNK})`,
-          params,
-        );
+        const n = await pruneEvents(db, c.client_id, c.events, PRUNE_CHUNK);
         done.events += n;
         if (n < PRUNE_CHUNK) break;
       }
     }
     if (c.visitors > 0) {
       await db.transaction(async (tx) => {
-        const params: unknown[] = [];
-        const own = tenantOf(params, c.client_id); // $1
-        params.push(c.visitors); // $2
-        const cutoff = `(select (now() at time zone timezone)::date - $2::int from clients where id = $1)`;
-        done.visitRequests = await count(tx, `delete from visit_requests where ${own()} and visit_date < ${cutoff}`, params);
-        await tx.query(
-          `update visit_requests set visitor_id = null where ${own()} and visitor_id in
-          (select id from visitors where ${own()} and visit_date < ${cutoff} and status <> 'on-site')`,
-          params,
-        );
-        done.visitors = await count(tx, `delete from visitors where ${own()} and visit_date < ${cutoff} and status <> 'on-site'`, params);
+        const pruned = await pruneVisitors(tx, c.client_id, c.visitors);
+        done.visitRequests = pruned.visitRequests;
+        done.visitors = pruned.visitors;
       });
     }
     if (done.events || done.visitors || done.visitRequests) out.push(done);

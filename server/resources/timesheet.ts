@@ -4,12 +4,9 @@
 // day's shift, grace and unpaid break as built, time worked and overtime rounded as the attendance properties say —
 // and notes who amended it. A rebuild keeps amended days (server/db/queries/attendance.ts buildTimesheet).
 import { attendanceFigures, WHOLE_DAY } from '../../contract';
-import { attendanceClock, minuteOfDaySql } from '../db/queries/attendance';
+import { attendanceClock } from '../db/queries/attendance';
+import { amendedDay } from '../db/queries/timesheet';
 import type { ResourceHooks } from '../crud/hooks';
-
-/** A timestamp's wall-clock minute counted from the midnight of the entry's day in the client's zone (SQL; 1440 or
- *  more on the day after, as a night shift's out is). */
-const minuteFromDaySql = (at: string) => `((${at} at time zone c.timezone)::date - e.day) * ${WHOLE_DAY} + ${minuteOfDaySql(at, 'c.timezone')}`;
 
 export const timesheetHooks: ResourceHooks = {
   select: { amendedBy: '(select u.name from users u where u.id = t.amended_by)' },
@@ -21,23 +18,7 @@ export const timesheetHooks: ResourceHooks = {
   async beforeUpdate(ctx, input, before) {
     const firstIn = typeof input.firstIn === 'string' ? input.firstIn : null;
     const lastOut = typeof input.lastOut === 'string' ? input.lastOut : null;
-    const d = (
-      await ctx.tx.query<{
-        client_id: number;
-        grace: number;
-        break_minutes: number;
-        leave: string | null;
-        day: string;
-        in_minute: number | null;
-        out_minute: number | null;
-      }>(
-        `
-      select e.client_id as client_id, e.grace_minutes as grace, e.break_minutes as break_minutes, e.leave as leave, e.day::text as day,
-        ${minuteFromDaySql('$2::timestamptz')} as in_minute, ${minuteFromDaySql('$3::timestamptz')} as out_minute
-      from timesheet_entries e join clients c on c.id = e.client_id where e.id = $1`,
-        [before.id, firstIn, lastOut],
-      )
-    ).rows[0];
+    const d = await amendedDay(ctx.tx, before.id, firstIn, lastOut);
     const clock = await attendanceClock(ctx.tx, Number(d.client_id));
     const f = attendanceFigures({
       day: d.day,

@@ -1,18 +1,9 @@
 // User-defined fields on the server, beyond the declaration: a choice field names its choices, a max length is for
 // text only; and the tenant's fields as the identity checks read them.
-import { choicesOf, type UserFieldDef } from '../../contract';
+import { choicesOf } from '../../contract';
 import type { ResourceHooks } from '../crud/hooks';
-import type { Db } from '../db/db';
-import { tenant } from '../db/tenant';
 
-export async function userFieldDefs(tx: Db, clientId: number): Promise<UserFieldDef[]> {
-  const params: unknown[] = [];
-  const { rows } = await tx.query<UserFieldDef>(
-    `select key, label, kind, required, max_length as "maxLength", options, position from user_fields where ${tenant(params, clientId)} order by coalesce(position, 0), id`,
-    params,
-  );
-  return rows;
-}
+export { userFieldDefs } from '../db/queries/userFields';
 
 export const userFieldHooks: ResourceHooks = {
   async validate(_ctx, input) {

@@ -7,7 +7,7 @@ import { PRIV, visitRequestsResource, visitorsResource } from '../../contract';
 import type { ResourceHooks } from '../crud/hooks';
 import { HttpError, fill } from '../http/kit';
 import { visitDateProblems, visitorProperties } from './visitors';
-import { tenant } from '../db/tenant';
+import { approveVisitRequest, carryWatchlistMatches, declineVisitRequest, visitorFromRequest } from '../db/queries/visitRequests';
 import { decideMatches, watchlistOf } from './watchlist';
 
 type Publish = (clientId: number, destination: string, body: unknown) => void;
@@ -39,33 +39,11 @@ export function visitRequestHooks(publish?: Publish): ResourceHooks {
               }),
             );
           }
-          const madeParams: unknown[] = [before.id];
-          const madeWhere = tenant(madeParams, ctx.clientId, 'r'); // $2
-          madeParams.push(ctx.userId); // $3
-          const made = await ctx.tx.query<{ id: number }>(
-            `insert into visitors (client_id, first_name, last_name, company, email, phone, host_name, host_id, purpose,
-              visit_date, valid_until, status, created_by)
-            select r.client_id, r.first_name, r.last_name, r.company, r.email, r.phone, r.host_name, r.host_id, r.purpose,
-              r.visit_date, ((r.visit_date + 1)::timestamp at time zone c.timezone), 'expected', $3
-            from visit_requests r join clients c on c.id = r.client_id where r.id = $1 and ${madeWhere} returning id`,
-            madeParams,
-          );
-          const approvedParams: unknown[] = [before.id];
-          const approvedWhere = tenant(approvedParams, ctx.clientId); // $2
-          approvedParams.push(ctx.userId, made.rows[0].id); // $3, $4
-          await ctx.tx.query(
-            `update visit_requests set status = 'approved', decided_by = $3, decided_at = now(), visitor_id = $4, updated_at = now()
-            where id = $1 and ${approvedWhere}`,
-            approvedParams,
-          );
+          const visitorId = await visitorFromRequest(ctx.tx, ctx.clientId, before.id, ctx.userId);
+          await approveVisitRequest(ctx.tx, ctx.clientId, before.id, ctx.userId, visitorId);
           await decideMatches(ctx, 'visit_request_id', before.id, 'admitted', 'The visit request was approved');
           // the registration carries the request's decided match, so its sign-in is not held up again
-          await ctx.tx.query(
-            `insert into visitor_watchlist_matches (client_id, entry_id, visitor_id, matched_on, entry_name, entry_kind, reason, state, decided_by, decided_at, decision_note, alarm_event_id)
-            select client_id, entry_id, $2, matched_on, entry_name, entry_kind, reason, state, decided_by, decided_at, decision_note, alarm_event_id
-            from visitor_watchlist_matches where visit_request_id = $1`,
-            [before.id, made.rows[0].id],
-          );
+          await carryWatchlistMatches(ctx.tx, before.id, visitorId);
         },
         audit: (before, after) => ({
           before: { status: before.status, watchlist: before.watchlist },
@@ -79,14 +57,7 @@ export function visitRequestHooks(publish?: Publish): ResourceHooks {
       decline: {
         privilege: PRIV.visitRequests.approve,
         async run(ctx, before, input) {
-          const declinedParams: unknown[] = [before.id];
-          const declinedWhere = tenant(declinedParams, ctx.clientId); // $2
-          declinedParams.push(ctx.userId, input.reason); // $3, $4
-          await ctx.tx.query(
-            `update visit_requests set status = 'declined', decided_by = $3, decided_at = now(), decision_note = $4, updated_at = now()
-            where id = $1 and ${declinedWhere}`,
-            declinedParams,
-          );
+          await declineVisitRequest(ctx.tx, ctx.clientId, before.id, ctx.userId, input.reason);
           await decideMatches(ctx, 'visit_request_id', before.id, 'refused', String(input.reason ?? ''));
         },
         audit: (before, after) => ({

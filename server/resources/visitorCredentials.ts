@@ -14,6 +14,7 @@ import {
 import type { Db } from '../db/db';
 import { HttpError, body, clientOf } from '../http/kit';
 import { audit } from '../audit/trail';
+import { insertVisitorCredentials } from '../db/queries/visitorCredentials';
 
 type Publish = (clientId: number, destination: string, body: unknown) => void;
 
@@ -30,14 +31,9 @@ export function visitorCredentialBatchRoutes(app: FastifyInstance, { db, publish
       const ids = await db.transaction(async (tx) => {
         // one statement: the numbers already in use are the ones it skips (the unique index decides, even against a
         // batch written at the same moment), and any skipped one refuses the whole batch (the transaction rolls back)
-        const inserted = await tx.query<{ id: number; number: string }>(
-          `insert into visitor_credentials (client_id, number, kind, state)
-        select $1, n, $3, 'available' from unnest($2::text[]) with ordinality as x(n, i) order by i
-        on conflict (client_id, number) do nothing returning id, number`,
-          [clientId, numbers, batch.kind],
-        );
-        if (inserted.rows.length < numbers.length) {
-          const added = new Set(inserted.rows.map((r) => r.number));
+        const inserted = await insertVisitorCredentials(tx, clientId, numbers, batch.kind);
+        if (inserted.length < numbers.length) {
+          const added = new Set(inserted.map((r) => r.number));
           const taken = numbers.filter((n) => !added.has(n));
           const more = taken.length > 1 ? ` and ${taken.length - 1} more` : '';
           throw new HttpError(400, 'Validation failed', [{ field: 'first', message: `takes numbers already in use: ${taken[0]}${more}` }]);
@@ -50,7 +46,7 @@ export function visitorCredentialBatchRoutes(app: FastifyInstance, { db, publish
           before: null,
           after: { ...batch, numbers: `${numbers[0]} … ${numbers.at(-1)}` },
         });
-        return inserted.rows.map((r) => Number(r.id));
+        return inserted.map((r) => Number(r.id));
       });
       // open lists read again, as after any other change (one notice for the batch)
       publish(clientId, `/changes/${visitorCredentialsResource.name}`, { resource: visitorCredentialsResource.name, id: ids[0], action: 'create' });

@@ -6,25 +6,19 @@ import { DAYS_AHEAD_MAX, DESTINATIONS, PRIV, clientToday, dayFromTodayViolation,
 import type { CrudContext, NamedAction, ResourceHooks, Row } from '../crud/hooks';
 import { HttpError, fill } from '../http/kit';
 import { companyNameSql, siteCodeSql } from './settings';
-import { tenant } from '../db/tenant';
+import { clientTimezone, endOfVisitDay, markBadgePrinted, moveVisitor, visitorPropertiesRow } from '../db/queries/visitors';
 import { watchlistOf } from './watchlist';
 
 type Publish = (clientId: number, destination: string, body: unknown) => void;
 
 /** Today in the client's zone: the form's day of the rule too (contract clientToday). */
 async function todayOfClient(ctx: CrudContext): Promise<string> {
-  const { rows } = await ctx.tx.query<{ timezone: string | null }>('select timezone from clients where id = $1', [ctx.clientId]);
-  return clientToday(rows[0]?.timezone, Date.now());
+  return clientToday(await clientTimezone(ctx.tx, ctx.clientId), Date.now());
 }
 
 /** The client's visitor properties [0.7.5.0] (contract/resources/settings.ts), their defaults while none are saved. */
 export async function visitorProperties(ctx: CrudContext) {
-  const params: unknown[] = [];
-  const { rows } = await ctx.tx.query<{ require_photo: boolean; require_id_number: boolean; require_host_identity: boolean; days_ahead: number }>(
-    `select require_photo, require_id_number, require_host_identity, days_ahead from visitor_properties where ${tenant(params, ctx.clientId)}`,
-    params,
-  );
-  const p = rows[0];
+  const p = await visitorPropertiesRow(ctx.tx, ctx.clientId);
   return {
     requirePhoto: !!p?.require_photo,
     requireIdNumber: !!p?.require_id_number,
@@ -58,14 +52,7 @@ function move(to: 'on-site' | 'left', privilege: string, publish?: Publish): Nam
             : fill('visitor.refusedByWatchlist', '{name} was refused after the watchlist check', { name: `${before.firstName} ${before.lastName}` }),
         );
       }
-      const params: unknown[] = [before.id];
-      const inClient = tenant(params, ctx.clientId); // $2
-      params.push(ctx.userId); // $3
-      const sql =
-        to === 'on-site'
-          ? `update visitors set status = 'on-site', signed_in_at = now(), signed_in_by = $3, updated_at = now() where id = $1 and ${inClient} and status = 'expected' returning id`
-          : `update visitors set status = 'left', signed_out_at = now(), signed_out_by = $3, updated_at = now() where id = $1 and ${inClient} and status = 'on-site' returning id`;
-      if ((await ctx.tx.query(sql, params)).rows.length) return;
+      if (await moveVisitor(ctx.tx, ctx.clientId, before.id, to, ctx.userId)) return;
       throw new HttpError(
         409,
         before.status === to
@@ -110,18 +97,13 @@ export function visitorHooks(publish?: Publish): ResourceHooks {
       ];
     },
     async beforeInsert(ctx, input) {
-      const { rows } = await ctx.tx.query<{ v: Date }>(`select (($1::date + 1)::timestamp at time zone timezone) v from clients where id = $2`, [
-        input.visitDate,
-        ctx.clientId,
-      ]);
-      return { valid_until: rows[0].v, created_by: ctx.userId };
+      return { valid_until: await endOfVisitDay(ctx.tx, ctx.clientId, input.visitDate), created_by: ctx.userId };
     },
     actions: {
       'badge-printed': {
         privilege: PRIV.visitors.add,
         async run(ctx, before) {
-          const params: unknown[] = [before.id];
-          await ctx.tx.query(`update visitors set badge_printed_at = now(), updated_at = now() where id = $1 and ${tenant(params, ctx.clientId)}`, params);
+          await markBadgePrinted(ctx.tx, ctx.clientId, before.id);
         },
         audit: (_before, after) => ({ before: null, after: { badgePrintedAt: after.badgePrintedAt } }),
       },

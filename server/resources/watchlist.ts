@@ -13,7 +13,7 @@ import type { Db } from '../db/db';
 import { said, type Publish } from '../monitor/events';
 import { partsOf } from './parts';
 import { audit } from '../audit/trail';
-import { tenant } from '../db/tenant';
+import { decideWatchlistMatches, insertWatchlistMatch, setWatchlistAlarmEvent, watchlistInForce } from '../db/queries/watchlist';
 
 type Owner = 'visitor_id' | 'visit_request_id';
 
@@ -53,13 +53,7 @@ export async function watchlistHits(
   clientId: number,
   c: { firstName: string; lastName: string; documentNumber?: string | null },
 ): Promise<WatchlistHit[]> {
-  const params: unknown[] = [];
-  const { rows } = await tx.query<{ id: number; full_name: string; kind: string; reason: string; document_number: string | null }>(
-    `select w.id, w.full_name, w.kind, w.reason, w.document_number from visitor_watchlist w join clients c on c.id = w.client_id
-    where ${tenant(params, clientId, 'w')} and (w.until is null or w.until >= (now() at time zone coalesce(c.timezone, 'UTC'))::date) order by w.id`,
-    params,
-  );
-  return rows.flatMap((r) => {
+  return (await watchlistInForce(tx, clientId)).flatMap((r) => {
     const on = watchlistMatch(c, { fullName: r.full_name, documentNumber: r.document_number });
     return on ? [{ entryId: Number(r.id), name: r.full_name, kind: r.kind, reason: r.reason, matchedOn: on }] : [];
   });
@@ -73,17 +67,14 @@ async function keepMatches(ctx: CrudContext, owner: Owner, entity: string, row: 
     documentNumber: typeof documentNumber === 'string' ? documentNumber : null,
   });
   for (const h of hits) {
-    const { rows } = await ctx.tx.query<{ id: number }>(
-      `insert into visitor_watchlist_matches (client_id, entry_id, ${owner}, matched_on, entry_name, entry_kind, reason) values ($1,$2,$3,$4,$5,$6,$7) returning id`,
-      [ctx.clientId, h.entryId, row.id, h.matchedOn, h.name, h.kind, h.reason],
-    );
+    const matchId = await insertWatchlistMatch(ctx.tx, ctx.clientId, owner, row.id, h);
     await audit(ctx.tx, ctx.req, {
       clientId: ctx.clientId,
       action: 'watchlist-match',
       entity,
       entityId: row.id,
       before: null,
-      after: { matchId: Number(rows[0].id), entryId: h.entryId, entry: h.name, list: h.kind, matchedOn: h.matchedOn, reason: h.reason },
+      after: { matchId, entryId: h.entryId, entry: h.name, list: h.kind, matchedOn: h.matchedOn, reason: h.reason },
     });
   }
 }
@@ -106,19 +97,13 @@ function raiseAlarm(publish: object | undefined, owner: Owner, clientId: number,
       sourceName: name,
       ...said({ ...message, message: message.message.slice(0, 1000) }),
     })
-    .then((e) => to.db.query(`update visitor_watchlist_matches set alarm_event_id = $2 where ${owner} = $1 and alarm_event_id is null`, [row.id, e.id]))
+    .then((e) => setWatchlistAlarmEvent(to.db, owner, row.id, e.id))
     .catch((err) => log?.(`watchlist alarm of ${owner} ${row.id}: ${err}`));
 }
 
 /** Decide the open matches of a row (inside the action's transaction). */
 export async function decideMatches(ctx: CrudContext, owner: Owner, id: number, state: 'admitted' | 'refused', note: string | null) {
-  const params: unknown[] = [id];
-  const inClient = tenant(params, ctx.clientId); // $2
-  params.push(state, ctx.userId, note); // $3..$5
-  await ctx.tx.query(
-    `update visitor_watchlist_matches set state = $3, decided_by = $4, decided_at = now(), decision_note = $5 where ${owner} = $1 and ${inClient} and state = 'open'`,
-    params,
-  );
+  await decideWatchlistMatches(ctx.tx, ctx.clientId, owner, id, state, ctx.userId, note);
 }
 
 function decide(state: 'admitted' | 'refused'): NamedAction {

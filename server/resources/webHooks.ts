@@ -8,7 +8,7 @@ import { PRIV, RedeliverRequest } from '../../contract';
 import type { ResourceHooks } from '../crud/hooks';
 import { HttpError, body } from '../http/kit';
 import { systemResolve, targetProblem, type Resolve } from '../webhooks/targets';
-import { tenant } from '../db/tenant';
+import { redeliverWebhook } from '../db/queries/webhooks';
 
 function urlProblem(raw: unknown): string | null {
   if (typeof raw !== 'string') return null;
@@ -36,13 +36,8 @@ export const webHookHooks = (allowPrivate = false): ResourceHooks => ({
       privilege: PRIV.webHooks.edit,
       async run(ctx, before) {
         const { deliveryId } = body(ctx.req.body, RedeliverRequest);
-        const params: unknown[] = [deliveryId, before.id];
-        const { rows } = await ctx.tx.query(
-          `update webhook_outbox set state = 'pending', next_at = now(), delivered_at = null
-          where id = $1 and hook_id = $2 and ${tenant(params, ctx.clientId)} returning id`,
-          params,
-        );
-        if (!rows.length) throw new HttpError(404, 'Delivery not found', [{ field: 'deliveryId', message: 'is not a delivery of this web hook' }]);
+        if (!(await redeliverWebhook(ctx.tx, ctx.clientId, before.id, deliveryId)))
+          throw new HttpError(404, 'Delivery not found', [{ field: 'deliveryId', message: 'is not a delivery of this web hook' }]);
         ctx.req.oneTime = { deliveryId };
       },
       audit: () => ({ before: null, after: { redelivered: true } }),

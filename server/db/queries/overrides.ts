@@ -44,3 +44,17 @@ export async function doorModeAndHold(db: Db, doorId: number, except: number): P
   );
   return rows[0];
 }
+
+/** Override `id` starts afresh (a new window after it ended): its start and end not applied yet. */
+export async function rearmOverride(db: Db, id: number): Promise<void> {
+  await db.query('update door_overrides set applied_start_at = null, applied_end_at = null where id = $1', [id]);
+}
+
+/** The first of overrides `ids` in force now (its name and end), none when none is. */
+export async function overrideInForce(db: Db, ids: number[]): Promise<{ name: string; ends: string } | undefined> {
+  const { rows } = await db.query<{ name: string; ends: string }>(
+    `select name, ends_at::text as ends from door_overrides where id = any($1::int[]) and starts_at <= now() and ends_at > now() order by id limit 1`,
+    [ids],
+  );
+  return rows[0];
+}
