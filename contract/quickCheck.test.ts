@@ -7,6 +7,7 @@ import { Struct, create, nullable, object, optional, refine, size, string, type 
 import { isDeepStrictEqual } from 'node:util';
 import * as contract from './index';
 import { DeviceEvent } from './ingest';
+import { EdgeEventPart } from './edge';
 import { quickCheck } from './quickCheck';
 import { requiredText, safeText } from './primitives';
 
@@ -69,6 +70,59 @@ describe('quickCheck', () => {
         same(DeviceEvent, v);
       }),
       { numRuns: 3000 },
+    );
+  });
+
+  it('checks an edge part (its own compiled check) as superstruct does: every key of a good one changed in turn', () => {
+    const step = { check: 'credential', ok: false, detail: 'no credential numbered 91' };
+    const decided = {
+      identityId: null,
+      decision: 'denied',
+      reason: 'unknown-credential',
+      card: '91',
+      doorId: 4,
+      side: 'entry',
+      steps: [step],
+      snapshotBuiltAt: 0,
+    };
+    const good = { seq: 1, occurredAt: 1_700_000_000_000, offline: true, snapshotVersion: 0, clearedAt: 0, decided };
+    const message = { controllerId: 3, eventCode: 5002, sourceId: 'reader-1', message: 'Unknown card', edge: good };
+    expect(quickCheck(EdgeEventPart)(good)).toBe(true);
+    expect(quickCheck(DeviceEvent)(message)).toBe(true);
+    // the bounds, by hand: each must be refused as superstruct refuses it
+    const holes: unknown[] = new Array(1);
+    for (const v of [
+      { ...good, seq: 0 },
+      { ...good, seq: 1.5 },
+      { ...good, occurredAt: -1 },
+      { ...good, snapshotVersion: -1 },
+      { ...good, clearedAt: -1 },
+      { ...good, offline: 1 },
+      { ...good, decided: { ...decided, snapshotBuiltAt: -1 } },
+      { ...good, decided: { ...decided, identityId: 0 } },
+      { ...good, decided: { ...decided, steps: Array.from({ length: 17 }, () => step) } },
+      { ...good, decided: { ...decided, steps: holes } },
+      { ...good, decided: { ...decided, steps: [{ ...step, extra: 1 }] } },
+      { ...good, decided: { ...decided, extra: 1 } },
+      { ...good, extra: 1 },
+    ]) {
+      same(EdgeEventPart, v, 'EdgeEventPart');
+      expect(quickCheck(EdgeEventPart)(v)).toBe(false);
+    }
+    // each key of the part, of its decided swipe and of a step replaced by a value of any kind, or left out
+    const keyed = (o: Record<string, unknown>) => fc.tuple(fc.constantFrom(...Object.keys(o)), fc.oneof(leafValue, fc.constant(undefined), fc.anything()));
+    fc.assert(
+      fc.property(keyed(good), keyed(decided), keyed(step), fc.integer({ min: 0, max: 2 }), ([k, v], [dk, dv], [sk, sv], where) => {
+        const part =
+          where === 0
+            ? { ...good, [k]: v }
+            : where === 1
+              ? { ...good, decided: { ...decided, [dk]: dv } }
+              : { ...good, decided: { ...decided, steps: [step, { ...step, [sk]: sv }] } };
+        same(EdgeEventPart, part, 'EdgeEventPart');
+        same(DeviceEvent, { ...message, edge: part });
+      }),
+      { numRuns: 2000 },
     );
   });
 

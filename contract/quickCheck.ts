@@ -21,6 +21,17 @@ export function registerLeaf(schema: object, predicate: Check): void {
   leafPredicates.set(schema, predicate);
 }
 
+/**
+ * Object structs checked whole by a predicate made for them (a hot message part: contract/edge.ts EdgeEventPart), by
+ * their `schema` object (kept by `optional` and `nullable`): in place of a check per key, the predicate answers for the
+ * keys (none unknown) and their values; the struct's own coercer, validator and refiner are still asked for the object.
+ * The predicate is made on first use (it may ask quickCheck for its leaves).
+ */
+const objectPredicates = new WeakMap<object, () => Check>();
+export function registerObject(schema: object, make: () => Check): void {
+  objectPredicates.set(schema, make);
+}
+
 /** Whether an iterable of failures (what a struct's validator and refiner return) is empty. */
 function none(failures: Iterable<unknown>): boolean {
   for (const _ of failures) return false;
@@ -89,6 +100,20 @@ function objectOf(struct: Struct<any, any>, schema: Record<string, Struct<any, a
   };
 }
 
+/** An object struct with a predicate of its own (registerObject): undefined and null as objectOf takes them. */
+function wholeObject(struct: Struct<any, any>, make: () => Check): Check {
+  const takesUndefined = none(struct.validator(undefined, CTX)) && none(struct.refiner(undefined, CTX));
+  const takesNull = none(struct.validator(null, CTX)) && none(struct.refiner(null, CTX));
+  let predicate: Check | null = null;
+  return (value) => {
+    if (value === undefined) return takesUndefined;
+    if (value === null) return takesNull;
+    if (!sameShallow(struct.coercer(value, CTX), value)) return false;
+    if (!none(struct.validator(value, CTX))) return false;
+    return (predicate ??= make())(value) && none(struct.refiner(value, CTX));
+  };
+}
+
 const compiled = new WeakMap<Struct<any, any>, Check>();
 const guarded = new WeakMap<Struct<any, any>, Check>();
 
@@ -122,7 +147,9 @@ function compile(struct: Struct<any, any>): Check {
   else if (struct.type === 'enums' && schema !== null && typeof schema === 'object') {
     const values = new Set(Object.values(schema));
     check = leaf(struct, (v) => values.has(v));
-  } else if (struct.type === 'object' && schema !== null && typeof schema === 'object') check = objectOf(struct, schema as Record<string, Struct<any, any>>);
+  } else if (struct.type === 'object' && schema !== null && typeof schema === 'object' && objectPredicates.has(schema))
+    check = wholeObject(struct, objectPredicates.get(schema)!);
+  else if (struct.type === 'object' && schema !== null && typeof schema === 'object') check = objectOf(struct, schema as Record<string, Struct<any, any>>);
   else check = general(struct);
   compiled.set(struct, check);
   return check;
