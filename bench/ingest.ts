@@ -336,7 +336,7 @@ export async function rawReference(db: Db, seconds: number, startRows = 0) {
       nulls,
       nulls,
       nulls,
-      nulls,
+      null, // the decided swipes: one JSON array, none here
       nulls,
       nulls,
     ];
