@@ -9,8 +9,10 @@
 // - change → in force: the real server (PGlite, demo data) and an edge connected to it; a door's degraded policy
 //   changed on the REST API, timed until the edge holds a snapshot with it. Target p99 < 1 s.
 // - resync: the same server, an edge whose journal holds 100,000 swipes decided offline (written as its journal writes
-//   them), connected: from the link's return (the server's welcome, when the edge starts its upload; it has read its
-//   journal before, as an edge that ran through the outage holds it) until the server has every one, events/s.
+//   them), connected, in a process of its own (bench/edgeProcess.ts: as on a site, its upload and its garbage collection
+//   are not the server's event loop's; in the server's process until 2026-12-03 15:00): from the link's return (the
+//   server's welcome, when the edge starts its upload; it has read its journal before, as an edge that ran through the
+//   outage holds it) until the server has every one, events/s.
 //   Reference of the same run: the device interface at saturation (4 senders of 500-event batches back to back with the
 //   same controller key, 8 s). Target: resync at least half the reference. `resync(…, { uploadBatch })` sends larger
 //   batches for an A/B.
@@ -362,7 +364,7 @@ export async function resync(
     const m = /\(card (L[AB])(\d+)\)/.exec(String((body as { message?: unknown })?.message ?? ''));
     const t = m ? swiped.get(m[1] + m[2]) : undefined;
     if (m && t !== undefined) {
-      (m[1] === 'LA' ? toConsole.own : toConsole.other).push(performance.now() - t);
+      (m[1] === 'LA' ? toConsole.own : toConsole.other).push(epochNow() - t);
       swiped.delete(m[1] + m[2]);
     }
     (publish as (...a: unknown[]) => void)(clientId, destination, body, ...rest);
@@ -370,46 +372,55 @@ export async function resync(
   realtime.publish = wrapped;
   const otherDir = mkdtempSync(join(tmpdir(), 'gatehouse-bench-edge-other-'));
   const beside = startEdge({ server: base, key: other.key, dataDir: otherDir, log: () => {} });
-  let edge: ReturnType<typeof startEdge> | null = null;
+  let child: ReturnType<typeof spawn> | null = null;
   let ticker: ReturnType<typeof setInterval> | null = null;
   try {
     while (!beside.link.online || !beside.store.held) await new Promise((r) => setTimeout(r, 20));
     const besideDoor = beside.store.held.snapshot.doors[0].id;
-    // timed from the link's return (the welcome, when the edge starts its upload): the edge has read its journal by then,
-    // as an edge that kept running through the outage has it in memory
-    let t = NaN;
-    const e = (edge = startEdge({ server: base, key, dataDir, log: () => {}, uploadBatch: opts.uploadBatch }));
-    const off = e.link.on((what) => {
-      if (what !== 'online' || !Number.isNaN(t)) return;
-      t = performance.now();
-      // BENCH_MARKS=1: the window's ends in the clock of a --cpu-prof profile (µs), to read the resync's samples alone
-      if (process.env.BENCH_MARKS) console.log('resync from', process.hrtime.bigint() / 1000n);
-    });
-    if (e.journal.undelivered < RESYNC_EVENTS) throw new Error(`the edge opened ${e.journal.undelivered} undelivered events, not ${RESYNC_EVENTS}`);
+    // the resyncing edge in a process of its own, as on a site; timed from the link's return (the welcome, when it
+    // starts its upload): it has read its journal by then, as an edge that kept running through the outage has it
+    const args = ['resync', dataDir, base, key, String(RESYNC_EVENTS), String(LIVE_EVERY_MS), doorIds.join(',')];
+    const c = (child = spawn(
+      process.execPath,
+      [...edgeNodeArgs(), '--import', 'tsx', 'bench/edgeProcess.ts', ...args, ...(opts.uploadBatch ? [String(opts.uploadBatch)] : [])],
+      {
+        stdio: ['ignore', 'pipe', 'inherit'],
+      },
+    ));
     const doorMs: number[] = [];
-    let n = 0;
-    ticker = setInterval(() => {
-      n++;
-      const s0 = performance.now();
-      swiped.set(`LA${n}`, s0);
-      e.swipe({ doorId: doorIds[n % doorIds.length], card: `LA${n}` });
-      doorMs.push(performance.now() - s0);
-      swiped.set(`LB${n}`, performance.now());
-      beside.swipe({ doorId: besideDoor, card: `LB${n}` });
-    }, LIVE_EVERY_MS);
-    await new Promise<void>((resolve, reject) => {
-      const timer = setTimeout(() => reject(new Error(`resync: ${e.journal.undelivered} still undelivered after 10 minutes`)), 600_000);
-      const stop = e.journal.watch(() => {
-        if (e.journal.undelivered > 0) return;
-        clearTimeout(timer);
-        stop();
-        resolve();
+    let online = NaN;
+    const ms = await new Promise<number>((resolve, reject) => {
+      const timer = setTimeout(() => reject(new Error('resync: not done after 10 minutes')), 600_000);
+      c.on('exit', (code) => reject(new Error(`the resyncing edge ended (${code})`)));
+      let out = '';
+      c.stdout!.on('data', (b: Buffer) => {
+        out += b.toString();
+        for (let nl = out.indexOf('\n'); nl >= 0; nl = out.indexOf('\n')) {
+          const m = JSON.parse(out.slice(0, nl)) as { online?: number; swipe?: string; at?: number; doorMs?: number; done?: number };
+          out = out.slice(nl + 1);
+          if (m.online !== undefined) {
+            online = m.online;
+            // BENCH_MARKS=1: the window's ends in the clock of a --cpu-prof profile (µs), to read the resync's samples alone
+            if (process.env.BENCH_MARKS) console.log('resync from', process.hrtime.bigint() / 1000n);
+            // a card at another controller's door, online beside it, every LIVE_EVERY_MS meanwhile
+            let n = 0;
+            ticker = setInterval(() => {
+              n++;
+              swiped.set(`LB${n}`, epochNow());
+              beside.swipe({ doorId: besideDoor, card: `LB${n}` });
+            }, LIVE_EVERY_MS);
+          } else if (m.swipe !== undefined) {
+            swiped.set(m.swipe, m.at!);
+            doorMs.push(m.doorMs!);
+          } else if (m.done !== undefined) {
+            if (process.env.BENCH_MARKS) console.log('resync to', process.hrtime.bigint() / 1000n);
+            clearTimeout(timer);
+            resolve(m.done - online);
+          }
+        }
       });
     });
-    const ms = performance.now() - t;
-    if (process.env.BENCH_MARKS) console.log('resync to', process.hrtime.bigint() / 1000n);
-    off();
-    clearInterval(ticker);
+    if (ticker) clearInterval(ticker);
     ticker = null;
     // the last live swipes' events reach the consoles (bounded)
     for (const until = performance.now() + 10_000; swiped.size && performance.now() < until;) await new Promise((r) => setTimeout(r, 20));
@@ -422,11 +433,17 @@ export async function resync(
   } finally {
     if (ticker) clearInterval(ticker);
     realtime.publish = publish;
-    edge?.stop();
+    child?.removeAllListeners('exit');
+    child?.kill('SIGTERM'); // (it exits: a --cpu-prof profile is written)
     beside.stop();
     rmSync(otherDir, { recursive: true, force: true });
   }
 }
+
+/** Epoch milliseconds with a fraction: comparable with the edge process's times. */
+const epochNow = () => performance.timeOrigin + performance.now();
+/** BENCH_EDGE_PROF=DIR: the resyncing edge's process writes a --cpu-prof profile there. */
+const edgeNodeArgs = () => (process.env.BENCH_EDGE_PROF ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_EDGE_PROF}`] : []);
 
 export async function edgeBench() {
   const dataDir = mkdtempSync(join(tmpdir(), 'gatehouse-bench-edge-'));

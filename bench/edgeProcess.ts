@@ -1,12 +1,53 @@
-// The edge process of `npm run bench -- edge` (bench/edge.ts): the real startEdge over a data directory that holds a
-// snapshot, its server unreachable (it keeps retrying, as an edge cut off from its server does). Prints one JSON line
-// once the snapshot is loaded, then runs until killed; the bench reads its resident memory from /proc.
+// The edge processes of `npm run bench -- edge` (bench/edge.ts), each the real startEdge under tsx as `npm run edge`
+// runs it, in a process of its own as on a site (its journal, its upload and its garbage collection off the server's
+// event loop):
+// - `tsx bench/edgeProcess.ts DATA_DIR`: a data directory that holds a snapshot, its server unreachable (it keeps
+//   retrying, as an edge cut off from its server does). Prints one JSON line once the snapshot is loaded, then runs
+//   until killed; the bench reads its resident memory from /proc.
+// - `tsx bench/edgeProcess.ts resync DATA_DIR SERVER KEY EVENTS LIVE_EVERY_MS DOOR,DOOR,… [UPLOAD_BATCH]`: an edge
+//   whose journal holds EVENTS undelivered events, connected to SERVER. One JSON line each: `online` when the server
+//   welcomed it (its upload starts), `swipe` for each live card presented at one of its doors every LIVE_EVERY_MS
+//   (the card, when, and how long the door took to decide and journal it), `done` when the server has every event.
+//   Times are epoch milliseconds with a fraction (performance.timeOrigin + now()), comparable across processes.
 import { performance } from 'node:perf_hooks';
 import { startEdge } from '../edge/main';
 
-const dataDir = process.argv[2];
-if (!dataDir) throw new Error('usage: tsx bench/edgeProcess.ts DATA_DIR');
-const t = performance.now();
-const edge = startEdge({ server: 'http://127.0.0.1:9', key: 'gh_000000000000_bench', dataDir, log: () => {}, backoff: { first: 1000, max: 5000 } });
-if (!edge.store.held) throw new Error(`no snapshot held in ${dataDir}`);
-console.log(JSON.stringify({ loadMs: Math.round(performance.now() - t), version: edge.store.held.version }));
+const now = () => performance.timeOrigin + performance.now();
+const say = (m: object) => process.stdout.write(`${JSON.stringify(m)}\n`);
+
+process.on('SIGTERM', () => process.exit(0));
+
+if (process.argv[2] === 'resync') {
+  const [dataDir, server, key, events, everyMs, doorList, batch] = process.argv.slice(3);
+  const doorIds = doorList.split(',').map(Number);
+  const edge = startEdge({ server, key, dataDir, log: () => {}, uploadBatch: batch ? Number(batch) : undefined });
+  if (edge.journal.undelivered < Number(events)) throw new Error(`the edge opened ${edge.journal.undelivered} undelivered events, not ${events}`);
+  let ticker: ReturnType<typeof setInterval> | null = null;
+  let online = false;
+  edge.link.on((what) => {
+    if (what !== 'online' || online) return;
+    online = true;
+    say({ online: now() });
+    let n = 0;
+    ticker = setInterval(() => {
+      n++;
+      const card = `LA${n}`;
+      const at = now();
+      edge.swipe({ doorId: doorIds[n % doorIds.length], card });
+      say({ swipe: card, at, doorMs: now() - at });
+    }, Number(everyMs));
+  });
+  const stop = edge.journal.watch(() => {
+    if (!online || edge.journal.undelivered > 0) return;
+    stop();
+    say({ done: now() });
+    if (ticker) clearInterval(ticker);
+  });
+} else {
+  const dataDir = process.argv[2];
+  if (!dataDir) throw new Error('usage: tsx bench/edgeProcess.ts DATA_DIR');
+  const t = performance.now();
+  const edge = startEdge({ server: 'http://127.0.0.1:9', key: 'gh_000000000000_bench', dataDir, log: () => {}, backoff: { first: 1000, max: 5000 } });
+  if (!edge.store.held) throw new Error(`no snapshot held in ${dataDir}`);
+  console.log(JSON.stringify({ loadMs: Math.round(performance.now() - t), version: edge.store.held.version }));
+}

@@ -28,8 +28,12 @@ import type { Journal, JournalEntry } from './journal';
 import type { SnapshotStore } from './snapshot';
 
 export const EDGE_VERSION = '0.1.0';
-/** Batches of the journal sent before the first is answered (the server stores them in order, each once). */
-const UPLOADS_IN_FLIGHT = 2;
+/**
+ * Batches of the journal sent before the first is answered (the server stores them in order, each once): enough that
+ * the server's resync lane always holds a full transaction's worth (RESYNC_TRANSACTION_MAX) while it answers the one
+ * before (with 2 its transactions were mostly of one batch, and its writer waited for the next; issue 47).
+ */
+const UPLOADS_IN_FLIGHT = 4;
 
 export interface LinkOptions {
   server: string;

@@ -324,6 +324,14 @@ export function createEdgeIngest(db: Db, publish?: Publish) {
     }
   }
 
+  /** When an edge message was received, as text: made once a millisecond, not once a message (a resync's 100,000) */
+  let received = { ms: 0, iso: '' };
+  const receivedAt = () => {
+    const ms = Date.now();
+    if (ms !== received.ms) received = { ms, iso: new Date(ms).toISOString() };
+    return received.iso;
+  };
+
   /** The stored event of an edge message: its decided swipe, and when and how it happened. */
   function input(e: DeviceEvent, base: EventInput): EventInput {
     const edge = e.edge;
@@ -355,7 +363,7 @@ export function createEdgeIngest(db: Db, publish?: Publish) {
                   offline: edge.offline,
                   snapshotVersion: edge.snapshotVersion,
                   occurredAt: when,
-                  receivedAt: new Date().toISOString(),
+                  receivedAt: receivedAt(),
                   // the chain as the edge's engine ran it, over that snapshot (built then): "Why?" shows it
                   ...(d.steps ? { steps: d.steps } : {}),
                   ...(d.snapshotBuiltAt !== undefined ? { snapshotBuiltAt: new Date(d.snapshotBuiltAt).toISOString() } : {}),
