@@ -19,32 +19,26 @@ import {
   type AlarmHandlingReport,
   type Durations,
 } from '../../contract/alarmHandling';
-import { divisionCondition, eventDivisions } from '../auth/eventScope';
+import { eventDivisions } from '../auth/eventScope';
 import type { Db } from '../db/db';
 import { HttpError, clientOf, principal, query } from './kit';
 import { iso } from '../db/values';
 import { sendTable, type Column } from './tabular';
-import { tenant, tenantOf } from '../db/tenant';
+import {
+  HOUR,
+  LATE_ACK,
+  LATE_PROCESS,
+  OPERATOR,
+  TAKEN_AT,
+  WITHOUT_NOTE,
+  alarmHandlingRows,
+  alarmSettingsOf,
+  alarmTypeNames,
+  openAt,
+  reportPeriodInZone,
+  userNames,
+} from '../db/queries/alarmHandling';
 import { alarmManagementFigures } from '../alarms/figures';
-
-/** The client's zone as SQL, for an alarm `a` (UTC when none is set). */
-const ZONE_OF_ALARM = `(select coalesce(nullif(c.timezone, ''), 'UTC') from clients c where c.id = a.client_id)`;
-/** When the alarm was taken on: acknowledged, or processed straight away (processing acknowledges it too). */
-const TAKEN_AT = 'coalesce(a.acknowledged_at, a.processed_at)';
-/** An alarm's target in seconds for `kind`, from its client's alarm settings (the defaults while none are kept). */
-function targetSeconds(kind: 'ack' | 'process'): string {
-  const p = 'least(greatest(a.priority, 1), 4)';
-  const kept = ALARM_TARGET_PRIORITIES.map((n) => `when ${n} then s.${kind}_p${n}_minutes`).join(' ');
-  const defaults = ALARM_TARGET_PRIORITIES.map((n) => `when ${n} then ${DEFAULT_ALARM_TARGETS[kind][n]}`).join(' ');
-  return `(60 * coalesce((select case ${p} ${kept} end from alarm_settings s where s.client_id = a.client_id), case ${p} ${defaults} end))`;
-}
-const LATE_ACK = `(case when ${TAKEN_AT} is null then extract(epoch from now() - a.raised_at) else extract(epoch from ${TAKEN_AT} - a.raised_at) end > ${targetSeconds('ack')})`;
-const LATE_PROCESS = `(case when a.processed_at is null then extract(epoch from now() - a.raised_at) else extract(epoch from a.processed_at - a.raised_at) end > ${targetSeconds('process')})`;
-const WITHOUT_NOTE = `(a.processed_at is not null and coalesce(btrim(a.note), '') = '')`;
-const OPERATOR = `coalesce(a.processed_by, a.acknowledged_by, '')`;
-const HOUR = `extract(hour from a.raised_at at time zone ${ZONE_OF_ALARM})::int`;
-/** Not processed by `end` (SQL of an instant). */
-const openAt = (end: string) => `(a.processed_at is null or a.processed_at >= ${end})`;
 
 /** The alarms behind `figure`, as a condition on an alarm `a`; `end` the period's end. */
 function figureCondition(figure: AlarmFigure, end: () => string): string {
@@ -139,50 +133,12 @@ export async function alarmHandlingReport(
   to: string,
   divisions: readonly number[] | null,
 ): Promise<AlarmHandlingReport> {
-  const {
-    rows: [p],
-  } = await db.query<{ zone: string; start: Date; end: Date }>(
-    `select z.zone, ($2::date::timestamp at time zone z.zone) as start,
-      (($3::date + 1)::timestamp at time zone z.zone) as "end"
-    from (select coalesce(nullif(timezone, ''), 'UTC') as zone from clients where id = $1) z`,
-    [clientId, from, to],
-  );
-  const params: unknown[] = [];
-  const own = tenantOf(params, clientId); // $1
-  params.push(p.start, p.end); // $2, $3
-  const scope = divisions ? ` and ${divisionCondition(params.push([...divisions]))}` : '';
-  const duration = (expr: string, prefix: string) => `percentile_cont(0.5) within group (order by ${expr}) as ${prefix}_median,
-    percentile_cont(0.9) within group (order by ${expr}) as ${prefix}_p90, max(${expr}) as ${prefix}_worst, count(${expr}) as ${prefix}_count`;
-  const { rows } = await db.query<any>(
-    `with m as (
-      select a.priority, a.event_code, ${OPERATOR} as operator, ${HOUR} as hour,
-        extract(epoch from ${TAKEN_AT} - a.raised_at)::float8 as ack_s, extract(epoch from a.processed_at - a.raised_at)::float8 as proc_s,
-        ${openAt('$3')} as open_at_end, ${WITHOUT_NOTE} as without_note, ${LATE_ACK} as late_ack, ${LATE_PROCESS} as late_proc
-      from alarms a join events e on e.id = a.event_id
-      where ${own('a')} and ${own('e')} and a.raised_at >= $2 and a.raised_at < $3${scope})
-    select grouping(priority) as g_priority, grouping(event_code) as g_type, grouping(operator) as g_operator, grouping(hour) as g_hour,
-      priority, event_code, operator, hour, count(*) as raised, ${duration('ack_s', 'ack')}, ${duration('proc_s', 'proc')},
-      count(*) filter (where open_at_end) as open_at_end, count(*) filter (where without_note) as without_note,
-      count(*) filter (where late_ack) as late_ack, count(*) filter (where late_proc) as late_proc
-    from m group by grouping sets ((), (priority), (event_code), (operator), (hour))
-    order by priority nulls last, event_code nulls last, operator nulls last, hour nulls last`,
-    params,
-  );
-  const typeParams: unknown[] = [];
-  const { rows: types } = await db.query<{ event_code: number; name: string }>(
-    `select distinct on (event_code) event_code, name from alarm_types
-    where ${tenant(typeParams, clientId)} or client_id is null order by event_code, client_id nulls last`,
-    typeParams,
-  );
-  const typeName = new Map(types.map((t) => [Number(t.event_code), t.name]));
-  const { rows: users } = await db.query<{ username: string; name: string | null }>('select username, name from users where username = any($1::text[])', [
-    [...new Set(rows.map((r) => r.operator).filter((o) => o))],
-  ]);
+  const p = await reportPeriodInZone(db, clientId, from, to);
+  const rows = await alarmHandlingRows(db, clientId, p.start, p.end, divisions);
+  const typeName = new Map((await alarmTypeNames(db, clientId)).map((t) => [Number(t.event_code), t.name]));
+  const users = await userNames(db, [...new Set(rows.map((r) => r.operator).filter((o) => o))]);
   const userName = new Map(users.map((u) => [u.username, u.name || u.username]));
-  const keptParams: unknown[] = [];
-  const {
-    rows: [kept],
-  } = await db.query<any>(`select * from alarm_settings where ${tenant(keptParams, clientId)}`, keptParams);
+  const kept = await alarmSettingsOf(db, clientId);
   const set = (g: string) => rows.filter((r) => Number(r.g_priority) + Number(r.g_type) + Number(r.g_operator) + Number(r.g_hour) === 3 && Number(r[g]) === 0);
   const row = (key: string, label: string, r: any): AlarmGroupRow => ({ key, label, figures: figuresOf(r) });
   const total = rows.find((r) => Number(r.g_priority) + Number(r.g_type) + Number(r.g_operator) + Number(r.g_hour) === 4);

@@ -8,7 +8,7 @@ import type { Db } from '../db/db';
 import { AlarmError, type Pipeline } from '../monitor/pipeline';
 import { HttpError, body, clientOf, idParam, principal } from './kit';
 import { audit } from '../audit/trail';
-import { tenant } from '../db/tenant';
+import { alarmTypesOf } from '../db/queries/eventQueries';
 import { array, integer, type } from 'superstruct';
 import type { RouteDoc } from '../openapi/declared';
 
@@ -70,12 +70,7 @@ export function alarmRoutes(app: FastifyInstance, { db, pipeline }: { db: Db; pi
 
   app.get(API.alarmTypes, { config: { privileges: [PRIV.alarms.view], ...DOCS.types } }, async (req) => {
     const clientId = clientOf(req);
-    const params: unknown[] = [];
-    const { rows } = await db.query<any>(
-      `select distinct on (event_code) event_code, name, priority, instructions from alarm_types
-      where ${tenant(params, clientId)} or client_id is null order by event_code, client_id nulls last`,
-      params,
-    );
+    const rows = await alarmTypesOf(db, clientId);
     return rows
       .map((r) => ({ eventCode: r.event_code, name: r.name, priority: r.priority, instructions: r.instructions }))
       .sort((a, b) => a.priority - b.priority || a.eventCode - b.eventCode);

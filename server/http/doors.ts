@@ -26,7 +26,7 @@ import { qrCode, qrWindow, threatAt, type DoorFact } from '../../access/engine';
 import type { QrPublisher } from '../access/qrPublisher';
 import { QR_PERIOD_S } from '../access/index';
 import type { Db } from '../db/db';
-import { doorVisible, listDoors } from '../db/queries/doors';
+import { doorModeAndName, doorQrSecret, doorVisible, listDoors, qrCredential, qrDoorIds, setDivisionsLockdown, setDoorQrSecret } from '../db/queries/doors';
 import { divisionsOf } from '../db/queries/divisions';
 import { subtree } from '../auth/access';
 import { HardwareError, type HardwarePort, type RelockHook } from '../doors/port';
@@ -34,7 +34,6 @@ import { commandEach } from '../edge/commands';
 import { HttpError, fill, saidOf, body, clientOf, divisionsFor, principal, query } from './kit';
 import { iso } from '../db/values';
 import { audit } from '../audit/trail';
-import { tenant } from '../db/tenant';
 import type { RouteDoc } from '../openapi/declared';
 
 const QrCodeQuery = object({ credential: requiredText(64), at: optional(isoInstant()) });
@@ -96,9 +95,7 @@ export function doorRoutes(
     const { command, force } = body(req.body, DoorCommandBody);
     if (!(await doorVisible(db, clientId, divisionsFor(principal(req), [PRIV.doors.control]), id))) throw new HttpError(404, 'Door not found');
     // a locked-down door opens for nobody, forced or not, until the lockdown is released
-    const {
-      rows: [door],
-    } = await db.query<{ mode: string; name: string }>('select mode, name from doors where id = $1', [id]);
+    const door = await doorModeAndName(db, id);
     if (door?.mode === 'locked-down' && command !== 'lock') throw new HttpError(409, 'This door is locked down: release the lockdown first');
     // a threat level that holds the doors locked holds them against commands too, until it is lowered
     const hold = command === 'lock' ? null : threatHold((await simulator.access.get(clientId)).doors.get(id), Date.now());
@@ -125,18 +122,7 @@ export function doorRoutes(
       divisions = inside.filter((d) => controlled.includes(d));
     }
     const ids = await db.transaction(async (tx) => {
-      const params: unknown[] = [divisions];
-      const { rows } = on
-        ? await tx.query<{ id: number }>(
-            `update doors set mode_before_lockdown = mode, mode = 'locked-down'
-            where division_id = any($1::int[]) and ${tenant(params, clientId)} and mode <> 'locked-down' returning id`,
-            params,
-          )
-        : await tx.query<{ id: number }>(
-            `update doors set mode = coalesce(mode_before_lockdown, 'card'), mode_before_lockdown = null
-            where division_id = any($1::int[]) and ${tenant(params, clientId)} and mode = 'locked-down' returning id`,
-            params,
-          );
+      const rows = await setDivisionsLockdown(tx, clientId, divisions, on);
       const doorIds = rows.map((r) => r.id).sort((a, b) => a - b);
       await audit(tx, req, {
         clientId,
@@ -164,8 +150,7 @@ export function doorRoutes(
   app.get(`${API.doors}/qr`, { config: { privileges: [PRIV.doors.qr], touches: 'client', ...DOCS.qr } }, async (req): Promise<{ items: DoorQrRow[] }> => {
     const clientId = clientOf(req);
     const rows = await listDoors(db, clientId, divisionsFor(principal(req), [PRIV.doors.qr]));
-    const qrParams: unknown[] = [];
-    const { rows: qr } = await db.query<{ id: number }>(`select id from doors where ${tenant(qrParams, clientId)} and qr_secret is not null`, qrParams);
+    const qr = await qrDoorIds(db, clientId);
     const on = new Set(qr.map((r) => Number(r.id)));
     return { items: rows.map((r) => ({ id: r.id, name: r.name, divisionName: r.division_name ?? null, qr: on.has(Number(r.id)) })) };
   });
@@ -175,7 +160,7 @@ export function doorRoutes(
     const id = await doorOf(req, PRIV.doors.qr);
     const { on } = body(req.body, DoorQrBody);
     await db.transaction(async (tx) => {
-      await tx.query('update doors set qr_secret = $2 where id = $1', [id, on ? randomBytes(32).toString('base64url') : null]);
+      await setDoorQrSecret(tx, id, on ? randomBytes(32).toString('base64url') : null);
       await audit(tx, req, { clientId, action: on ? 'QR codes on' : 'QR codes off', entity: 'door', entityId: id, before: null, after: { qr: on } });
     });
     simulator.access.changed(clientId); // the next QR shown at the door obeys it
@@ -192,18 +177,9 @@ export function doorRoutes(
       throw new HttpError(400, 'Validation failed', [
         { field: 'at', message: 'must not be in the future (a code not yet current would be a key handed out early)' },
       ]);
-    const {
-      rows: [door],
-    } = await db.query<{ qr_secret: string | null }>('select qr_secret from doors where id = $1', [id]);
+    const door = await doorQrSecret(db, id);
     if (!door?.qr_secret) throw new HttpError(409, 'This door takes no QR codes: turn them on first');
-    const credParams: unknown[] = [q.credential.toUpperCase()];
-    const {
-      rows: [cred],
-    } = await db.query<{ number: string; name: string }>(
-      `select c.number, i.first_name || ' ' || i.last_name as name from credentials c join identities i on i.id = c.identity_id
-        where c.number = $1 and ${tenant(credParams, clientId, 'c')} and c.type <> 'pin'`,
-      credParams,
-    );
+    const cred = await qrCredential(db, clientId, q.credential.toUpperCase());
     if (!cred) throw new HttpError(400, 'Validation failed', [{ field: 'credential', message: 'is not a credential of this client' }]);
     const w = qrWindow(at, QR_PERIOD_S);
     return {

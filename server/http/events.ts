@@ -13,6 +13,7 @@ import { HttpError, saidOf, body, clientOf, listParams, principal } from './kit'
 import { doorRoutes } from './doors';
 import { alarmFigureFilter } from './alarmHandling';
 import { tenant } from '../db/tenant';
+import { countEventsUpTo, eventListPage } from '../db/queries/eventQueries';
 import type { RouteDoc } from '../openapi/declared';
 
 /** What each route validates and answers: the contract's structs, for the API description (server/openapi). */
@@ -122,11 +123,7 @@ export function eventRoutes(
     // more than the page says whether there are more; at most countCap + 1 rows are counted, beyond it the total is a
     // lower bound (`totalIsAtLeast`: "1–20 of 10,000+"), and the last page tells it exactly without counting
     const offset = lp.page * lp.size;
-    const { rows } = await db.query<any>(
-      `select e.*, a.state as alarm_state, a.instructions from events e left join alarms a on a.event_id = e.id
-      where ${w} order by ${orderBy} limit ${lp.size + 1} offset ${offset}`,
-      params,
-    );
+    const rows = await eventListPage(db, w, params, orderBy, lp.size + 1, offset);
     const more = rows.length > lp.size;
     if (more) rows.pop();
     let total = offset + rows.length;
@@ -135,9 +132,7 @@ export function eventRoutes(
       totalIsAtLeast = true;
       total = offset + lp.size + 1;
     } else if (more || (!rows.length && lp.page > 0)) {
-      const counted = Number(
-        (await db.query<{ n: string }>(`select count(*)::text n from (select 1 from events e where ${w} limit ${countCap + 1}) t`, params)).rows[0].n,
-      );
+      const counted = await countEventsUpTo(db, w, params, countCap);
       totalIsAtLeast = counted > countCap;
       total = Math.min(counted, countCap);
     }

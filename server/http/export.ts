@@ -19,6 +19,7 @@ import { HttpError, clientOf, principal } from './kit';
 import { iso } from '../db/values';
 import { audit } from '../audit/trail';
 import { eventFilters } from './events';
+import { countEvents, exportEventPage } from '../db/queries/eventQueries';
 import { TABULAR_TYPES, clientZone, csvHead, csvText, cellsOf, headerOf, sendTable, stamp, type Column } from './tabular';
 import type { RouteDoc } from '../openapi/declared';
 
@@ -127,15 +128,10 @@ export async function exportRequest(req: FastifyRequest, db: Db, formats: readon
 
 /** Pages of formatted text, newest first, each read only when asked for; `last` is the page's oldest id. */
 async function* eventPages(db: Db, x: ExportRequest, pageSize: number): AsyncGenerator<Row[]> {
-  const n = x.params.length;
   // the alarm state is looked up per row through the alarms primary key; most events have none
-  const sql = (cursor: boolean) => `select e.id, e.at, e.event_code, e.event_source_id, e.event_source_name, e.event_point_id, e.event_point_name,
-      e.message, e.alert, e.priority, a.state as alarm_state
-    from events e left join alarms a on a.event_id = e.id
-    where ${x.where}${cursor ? ` and e.id < $${n + 1}::bigint` : ''} order by e.id desc limit ${pageSize}`;
   let cursor: string | null = null;
   for (;;) {
-    const { rows }: { rows: Row[] } = await db.query<Row>(sql(cursor !== null), cursor === null ? x.params : [...x.params, cursor]);
+    const rows: Row[] = await exportEventPage<Row>(db, x.where, x.params, cursor, pageSize);
     if (!rows.length) return;
     cursor = String(rows[rows.length - 1].id);
     yield rows;
@@ -159,8 +155,7 @@ async function* exportRows(db: Db, x: ExportRequest): AsyncGenerator<unknown[]> 
 
 /** How many rows the export will have (exact: the progress bar needs the real total). */
 export async function exportTotal(db: Db, x: ExportRequest): Promise<number> {
-  const { rows } = await db.query<{ n: string }>(`select count(*)::text n from events e where ${x.where}`, x.params);
-  return Number(rows[0].n);
+  return countEvents(db, x.where, x.params);
 }
 
 const fileName = (format: ExportFormat) => `events-${stamp()}.${format}`;

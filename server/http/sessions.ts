@@ -5,11 +5,10 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { API, EndSessionsRequest, EndSessionsResult, PRIV, Page, SessionListQuery, SessionSummary, type SessionKind } from '../../contract';
 import type { Db } from '../db/db';
-import { SESSION_SORT, endSessionsById, listSessions, visibleSessions, type SessionRow } from '../db/queries/sessions';
+import { SESSION_SORT, clientlessSessionUserIds, endSessionsById, listSessions, visibleSessions, type SessionRow } from '../db/queries/sessions';
 import { HttpError, body, clientOf, listParams, principal, query } from './kit';
 import { iso } from '../db/values';
 import { audit } from '../audit/trail';
-import { tenant } from '../db/tenant';
 import type { RouteDoc } from '../openapi/declared';
 
 /** What each route validates and answers: the contract's structs, for the API description (server/openapi). */
@@ -29,13 +28,7 @@ async function clientlessSessionUsers(db: Db, req: FastifyRequest): Promise<numb
   const wanted = Array.isArray(ids) ? ids.filter((x): x is number => Number.isInteger(x) && x > 0 && x <= Number.MAX_SAFE_INTEGER) : [];
   if (!wanted.length) return [];
   // only sessions the client could see at all (its operators'): another's stays "not found"
-  const params: unknown[] = [wanted];
-  const { rows } = await db.query<{ user_id: number }>(
-    `select distinct s.user_id from sessions s where s.id = any($1::bigint[]) and s.client_id is null
-    and exists (select 1 from user_grants g where g.user_id = s.user_id and ${tenant(params, req.principal?.clientId ?? null, 'g')})`,
-    params,
-  );
-  return rows.map((r) => Number(r.user_id));
+  return clientlessSessionUserIds(db, req.principal?.clientId ?? null, wanted);
 }
 
 export function sessionRoutes(

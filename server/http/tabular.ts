@@ -15,6 +15,7 @@ import ExcelJS from 'exceljs';
 import type { FastifyReply } from 'fastify';
 import { BOM, CSV_OPTIONS, uniqueHeaders, zonedHeader, zonedTime } from '../../contract/tabular';
 import type { Db } from '../db/db';
+import { clientTimezone } from '../db/queries/clients';
 import { pipedInto } from '../streams';
 
 export { BOM, uniqueHeaders, zonedTime };
@@ -46,8 +47,7 @@ export const cellsOf = (columns: Column[], zone: string, cells: unknown[]): unkn
 /** The zone a client's files show times in (its timezone; UTC for the platform's own lists). */
 export async function clientZone(db: Db, clientId: number | null): Promise<string> {
   if (clientId === null) return 'UTC';
-  const { rows } = await db.query<{ timezone: string | null }>('select timezone from clients where id = $1', [clientId]);
-  return rows[0]?.timezone || 'UTC';
+  return (await clientTimezone(db, clientId)) || 'UTC';
 }
 
 /** CSV lines of `rows` (no BOM, no header): a page of a streamed file, byte for byte what the stream writes. */

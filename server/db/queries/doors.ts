@@ -67,3 +67,62 @@ export async function doorVisible(db: Db, clientId: number, divisions: number[],
   );
   return rows.length > 0;
 }
+
+// issue 48: the door routes' other queries (server/http/doors.ts): a door's mode and name, lockdown of divisions, QR codes.
+
+/** Door `id`'s mode and name (none: no such door). */
+export async function doorModeAndName(db: Db, id: number): Promise<{ mode: string; name: string } | undefined> {
+  const {
+    rows: [door],
+  } = await db.query<{ mode: string; name: string }>('select mode, name from doors where id = $1', [id]);
+  return door;
+}
+
+/** Locks down the client's doors in `divisions` (their mode kept to come back to), or releases them: the doors changed. */
+export async function setDivisionsLockdown(db: Db, clientId: number, divisions: number[], on: boolean): Promise<{ id: number }[]> {
+  const params: unknown[] = [divisions];
+  const { rows } = on
+    ? await db.query<{ id: number }>(
+        `update doors set mode_before_lockdown = mode, mode = 'locked-down'
+            where division_id = any($1::int[]) and ${tenant(params, clientId)} and mode <> 'locked-down' returning id`,
+        params,
+      )
+    : await db.query<{ id: number }>(
+        `update doors set mode = coalesce(mode_before_lockdown, 'card'), mode_before_lockdown = null
+            where division_id = any($1::int[]) and ${tenant(params, clientId)} and mode = 'locked-down' returning id`,
+        params,
+      );
+  return rows;
+}
+
+/** The client's doors that take QR codes. */
+export async function qrDoorIds(db: Db, clientId: number): Promise<{ id: number }[]> {
+  const qrParams: unknown[] = [];
+  const { rows } = await db.query<{ id: number }>(`select id from doors where ${tenant(qrParams, clientId)} and qr_secret is not null`, qrParams);
+  return rows;
+}
+
+/** Door `id`'s QR secret (null: it takes no QR codes). */
+export async function setDoorQrSecret(db: Db, id: number, secret: string | null): Promise<void> {
+  await db.query('update doors set qr_secret = $2 where id = $1', [id, secret]);
+}
+
+export async function doorQrSecret(db: Db, id: number): Promise<{ qr_secret: string | null } | undefined> {
+  const {
+    rows: [door],
+  } = await db.query<{ qr_secret: string | null }>('select qr_secret from doors where id = $1', [id]);
+  return door;
+}
+
+/** The client's credential `number` (not a PIN) with its identity's name. */
+export async function qrCredential(db: Db, clientId: number, number: string): Promise<{ number: string; name: string } | undefined> {
+  const credParams: unknown[] = [number];
+  const {
+    rows: [cred],
+  } = await db.query<{ number: string; name: string }>(
+    `select c.number, i.first_name || ' ' || i.last_name as name from credentials c join identities i on i.id = c.identity_id
+        where c.number = $1 and ${tenant(credParams, clientId, 'c')} and c.type <> 'pin'`,
+    credParams,
+  );
+  return cred;
+}

@@ -3,7 +3,7 @@
 import type { Db } from '../db';
 import { DiskFullError } from '../diskGuard';
 import { like, window, type ListWindow } from './list';
-import { tenantOf } from '../tenant';
+import { tenant, tenantOf } from '../tenant';
 import { memberOf } from './grants';
 
 export type UserKind = 'operator' | 'service';
@@ -179,4 +179,15 @@ export async function seedServiceAccount(
      where not exists (select 1 from sessions where user_id = $1)`,
     [id, s.ip, s.userAgent, s.clientId, s.startedMinutesAgo],
   );
+}
+
+/** Of sessions `ids` without a client, the operators who hold a grant in `clientId` (issue 48: from server/http/sessions.ts). */
+export async function clientlessSessionUserIds(db: Db, clientId: number | null, ids: number[]): Promise<number[]> {
+  const params: unknown[] = [ids];
+  const { rows } = await db.query<{ user_id: number }>(
+    `select distinct s.user_id from sessions s where s.id = any($1::bigint[]) and s.client_id is null
+    and exists (select 1 from user_grants g where g.user_id = s.user_id and ${tenant(params, clientId, 'g')})`,
+    params,
+  );
+  return rows.map((r) => Number(r.user_id));
 }

@@ -3,11 +3,7 @@
 import type { Db } from '../db';
 import { tenant } from '../tenant';
 
-/** Client `clientId`'s time zone (none: no such client). */
-export async function clientTimezone(db: Db, clientId: number | null): Promise<string | null | undefined> {
-  const { rows } = await db.query<{ timezone: string | null }>('select timezone from clients where id = $1', [clientId]);
-  return rows[0]?.timezone;
-}
+export { clientTimezone } from './clients';
 
 /** The client's saved visitor properties (none: the defaults apply). */
 export async function visitorPropertiesRow(
