@@ -252,7 +252,6 @@ const sqlOutsideQueries: Record<string, number> = {
   'server/audit/heads.ts': 4,
   'server/audit/verify.ts': 4,
   'server/audit/witness.ts': 2,
-  'server/auth/accountScope.ts': 3,
   'server/auth/eventScope.ts': 1,
   'server/auth/iam/accounts.ts': 13,
   'server/auth/iam/flow.ts': 2,
@@ -260,12 +259,8 @@ const sqlOutsideQueries: Record<string, number> = {
   'server/auth/iam/routes.ts': 8,
   'server/auth/iam/saml.ts': 5,
   'server/auth/mfa/passkeys.ts': 8,
-  'server/auth/mfa/passwordless.ts': 1,
-  'server/auth/mfa/sealing.ts': 2,
   'server/auth/mfa/store.ts': 22,
   'server/auth/requestCache.ts': 2,
-  'server/backup/backups.ts': 3,
-  'server/backup/routes.ts': 4,
   'server/batch/routes.ts': 12,
   'server/edge/commands.ts': 1,
   'server/edge/hub.ts': 9,
@@ -289,8 +284,6 @@ const sqlOutsideQueries: Record<string, number> = {
   'server/simulator/strike.ts': 1,
   'server/simulator/swipes.ts': 1,
   'server/simulator/traffic.ts': 5,
-  'server/webhooks/routes.ts': 3,
-  'server/webhooks/worker.ts': 3,
 };
 
 describe('SQL in the query modules', () => {

@@ -18,7 +18,7 @@ import { heldPrivilegeIds, hasPrivilege, isNoTokenPath } from '../../contract';
 import type { Db } from '../db/db';
 import { HttpError, type Principal } from '../http/kit';
 import { privilegeEntries } from './access';
-import { tenant } from '../db/tenant';
+import { accountReachRows, holdsPlatformRole, serviceAccountUserIds } from '../db/queries/accountScope';
 
 export type Touches = 'client' | 'self' | 'account' | 'platform';
 
@@ -39,17 +39,8 @@ declare module 'fastify' {
 export const PLATFORM_ROLE = 'platform-operator';
 
 export async function isPlatformOperator(db: Db, userId: number): Promise<boolean> {
-  const { rows } = await db.query('select 1 from platform_grants where user_id = $1 and role_code = $2', [userId, PLATFORM_ROLE]);
-  return rows.length > 0;
+  return holdsPlatformRole(db, userId, PLATFORM_ROLE);
 }
-
-/**
- * The clients an account belongs to (any kind of user): its home client, a client it holds a role in, a client one
- * of whose groups it is a member of (the same memberships as the view tenant_operators).
- */
-export const MEMBERSHIPS = `(select user_id, client_id from user_grants
-  union select id, home_client_id from users where home_client_id is not null
-  union select m.user_id, g.client_id from operator_group_members m join operator_groups g on g.id = m.group_id)`;
 
 export interface AccountReach {
   clients: number[];
@@ -60,12 +51,7 @@ export interface AccountReach {
 export async function reachOf(db: Db, userIds: readonly number[]): Promise<Map<number, AccountReach>> {
   const out = new Map<number, AccountReach>();
   if (!userIds.length) return out;
-  const { rows } = await db.query<{ id: number; clients: number[] | null; platform: boolean }>(
-    `select u.id, array(select distinct m.client_id from ${MEMBERSHIPS} m where m.user_id = u.id order by 1) clients,
-            exists (select 1 from platform_grants p where p.user_id = u.id and p.role_code = $2) platform
-       from users u where u.id = any($1::int[])`,
-    [[...new Set(userIds)], PLATFORM_ROLE],
-  );
+  const rows = await accountReachRows(db, [...new Set(userIds)], PLATFORM_ROLE);
   for (const r of rows) out.set(Number(r.id), { clients: (r.clients ?? []).map(Number), platform: r.platform });
   return out;
 }
@@ -159,12 +145,7 @@ export const serviceAccountUsers = async (db: Db, req: FastifyRequest): Promise<
   const raw = (req.params as Record<string, string | undefined>).id ?? '';
   if (!/^\d{1,10}$/.test(raw) || Number(raw) > 2_147_483_647 || req.principal?.clientId == null) return [];
   // the client's own service account only: another client's is the route's 404
-  const params: unknown[] = [Number(raw)];
-  const { rows } = await db.query<{ user_id: number }>(
-    `select user_id from service_accounts where id = $1 and ${tenant(params, req.principal.clientId)}`,
-    params,
-  );
-  return rows.map((r) => Number(r.user_id));
+  return serviceAccountUserIds(db, req.principal.clientId, Number(raw));
 };
 
 /** Routes that need no token (sign-in, reset links, registration): no principal, no client administrator. */

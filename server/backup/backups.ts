@@ -36,6 +36,7 @@ import * as tar from 'tar';
 import { is } from 'superstruct';
 import { BACKUP_ID, BACKUP_UPLOAD_MAX_BYTES, BackupInfo, RestoreOutcome, type BackupEngine, type BackupKind } from '../../contract';
 import { openPglite, type Db } from '../db/db';
+import { autoBackupSettingsRow, schemaVersionOf } from '../db/queries/backup';
 import { loadMigrations } from '../db/migrate';
 import { piped } from '../streams';
 import { HttpError, fill } from '../http/kit';
@@ -106,7 +107,7 @@ function store(dir: string, id: string, image: Buffer | null, info: BackupInfo) 
 export async function takeBackup(db: Db, dir: string, kind: BackupKind, takenBy: string | null, databaseUrl?: string): Promise<BackupInfo> {
   if (db.kind === 'postgres') return takePgBackup(db, dir, kind, takenBy, databaseUrl);
   if (!db.dump) throw new HttpError(409, NO_BACKUP_DIR);
-  const schemaVersion = Number((await db.query<{ v: number }>('select max(id)::int as v from schema_migrations')).rows[0].v);
+  const schemaVersion = await schemaVersionOf(db);
   const at = new Date();
   const id = newBackupId(at);
   mkdirSync(dir, { recursive: true, mode: 0o700 });
@@ -155,7 +156,7 @@ export function pgConnection(db: Db, databaseUrl = process.env.DATABASE_URL) {
 async function takePgBackup(db: Db, dir: string, kind: BackupKind, takenBy: string | null, databaseUrl?: string): Promise<BackupInfo> {
   const tools = await pgToolsOf(db);
   const conn = await pgConnection(db, databaseUrl);
-  const schemaVersion = Number((await db.query<{ v: number }>('select max(id)::int as v from schema_migrations')).rows[0].v);
+  const schemaVersion = await schemaVersionOf(db);
   mkdirSync(dir, { recursive: true, mode: 0o700 });
   const at = new Date();
   const id = newBackupId(at);
@@ -379,8 +380,7 @@ export function startAutoBackups(db: Db, dir: string, log: (m: string) => void, 
     if (running) return;
     running = true;
     try {
-      const { rows } = await db.query<AutoBackupSettings>('select enabled, frequency, weekday, hour, keep from auto_backup_settings where id = 1');
-      const s = rows[0];
+      const s = await autoBackupSettingsRow<AutoBackupSettings>(db);
       const now = new Date();
       // the backup directory is read only in the hour a backup may be due (not every minute of every day)
       const last = s && autoBackupDue(s, now, null) ? listBackups(dir, engine).find((b) => b.kind === 'auto') : undefined;

@@ -23,6 +23,7 @@ import type { Db } from '../db/db';
 import { migrate } from '../db/migrate';
 import { forward } from '../streams';
 import { auditEntryOf, insertAudit, platformAudit } from '../db/queries/audit';
+import { advanceAuthEpoch, auditedBackupIds, authEpoch, endConsoleSessions } from '../db/queries/backup';
 import { HttpError, principal } from '../http/kit';
 import { audit } from '../audit/trail';
 import {
@@ -280,11 +281,8 @@ export function backupRoutes(app: FastifyInstance, { db, backups }: { db: Db; ba
    * automatic one taken before the restore and any taken since were missing from the history), then the restore's.
    */
   async function afterRestore(restored: Db, actor: string, info: BackupInfo, beforeId: string, target: string) {
-    await restored.query(`update sessions set ended_at = now(), ended_by = $1 where ended_at is null and jti not like 'apikey:%'`, [actor]);
-    const { rows } = await restored.query<{ entity_id: string }>(
-      `select distinct entity_id from audit_log where client_id is null and entity = 'backup' and action in ('create', 'upload')`,
-    );
-    const lined = new Set(rows.map((r) => r.entity_id));
+    await endConsoleSessions(restored, actor);
+    const lined = new Set(await auditedBackupIds(restored));
     const missing = listBackups(target, engine)
       .filter((b) => b.kind !== 'auto' && !lined.has(b.id))
       .sort((a, b) => a.takenAt.localeCompare(b.takenAt));
@@ -338,7 +336,7 @@ export function backupRoutes(app: FastifyInstance, { db, backups }: { db: Db; ba
       'finish',
       () =>
         void (async () => {
-          const epoch = (await db.query<{ epoch: string }>('select epoch::text as epoch from auth_epoch where id = 1')).rows[0]?.epoch ?? '0';
+          const epoch = await authEpoch(db);
           try {
             await pgRestore(tools, conn, image);
           } catch (e) {
@@ -348,7 +346,7 @@ export function backupRoutes(app: FastifyInstance, { db, backups }: { db: Db; ba
           try {
             await migrate(db);
             await afterRestore(db, actor, info, before.id, target);
-            await db.query('update auth_epoch set epoch = greatest(epoch, $1::bigint) + 1 where id = 1', [epoch]);
+            await advanceAuthEpoch(db, epoch);
             settle({ restored: true, problem: null });
           } catch (e) {
             req.log.error(e, 'restore');

@@ -5,7 +5,7 @@ import { PRIV, WebHookAttemptQuery, webHooksResource, type WebHookAttemptPage } 
 import type { Db } from '../db/db';
 import { HttpError, clientOf, idParam, query } from '../http/kit';
 import { iso } from '../db/values';
-import { tenant } from '../db/tenant';
+import { webhookAttemptPage, webhookInClient } from '../db/queries/webhooks';
 
 export const webHookAttemptsPath = `${webHooksResource.api}/:id/attempts`;
 
@@ -14,24 +14,10 @@ export function webHookRoutes(app: FastifyInstance, { db }: { db: Db }) {
     const clientId = clientOf(req);
     const id = idParam(req, 'Web hook');
     const q = query(req.query, WebHookAttemptQuery, ['page', 'size']);
-    const hookParams: unknown[] = [id];
-    const hook = await db.query(`select 1 from web_hooks where id = $1 and ${tenant(hookParams, clientId)}`, hookParams);
-    if (!hook.rows.length) throw new HttpError(404, 'Web hook not found');
-    const params: unknown[] = [id];
-    let where = `a.hook_id = $1 and ${tenant(params, clientId, 'a')}`;
-    if (q.outcome) where += ` and a.ok = ${q.outcome === 'ok' ? 'true' : 'false'}`;
-    if (q.eventType) {
-      params.push(q.eventType);
-      where += ` and a.event_type = $${params.length}`;
-    }
+    if (!(await webhookInClient(db, clientId, id))) throw new HttpError(404, 'Web hook not found');
     const page = q.page ?? 0,
       size = q.size ?? 50;
-    const { rows } = await db.query<any>(
-      `select a.*, o.state from webhook_attempts a join webhook_outbox o on o.id = a.outbox_id
-      where ${where} order by a.id desc limit ${size} offset ${page * size}`,
-      params,
-    );
-    const total = await db.query<{ n: string }>(`select count(*)::text n from webhook_attempts a where ${where}`, params);
+    const { rows, total } = await webhookAttemptPage(db, clientId, id, q, page, size);
     return {
       items: rows.map((r) => ({
         id: Number(r.id),
@@ -46,7 +32,7 @@ export function webHookRoutes(app: FastifyInstance, { db }: { db: Db }) {
         at: iso(r.at)!,
         deliveryState: r.state,
       })),
-      total: Number(total.rows[0].n),
+      total,
       page,
       size,
     };

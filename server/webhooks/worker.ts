@@ -5,6 +5,7 @@
 // exponential backoff until WEBHOOK_MAX_ATTEMPTS; then the delivery is 'failed' (an operator may redeliver it).
 import { WEBHOOK_MAX_ATTEMPTS, WEBHOOK_SIGNATURE_HEADER, WEBHOOK_TIMESTAMP_HEADER, webhookBackoffMs } from '../../contract';
 import type { Db } from '../db/db';
+import { claimDueDeliveries, recordDeliveryAttempt, type DueDelivery } from '../db/queries/webhooks';
 import { signature } from './sign';
 import { RefusedTarget, postToTarget, type Resolve } from './targets';
 
@@ -29,17 +30,7 @@ export interface WebhookWorkerOptions {
 export const RESPONSE_EXCERPT_CHARS = 500;
 const LEASE_S = 60;
 
-interface Due {
-  id: string;
-  client_id: number;
-  hook_id: number;
-  event_type: string;
-  body: unknown;
-  attempts: number;
-  url: string;
-  secret: string;
-  active: boolean;
-}
+type Due = DueDelivery;
 
 export function createWebhookWorker(db: Db, o: WebhookWorkerOptions = {}) {
   const pollMs = o.pollMs ?? 1000,
@@ -51,15 +42,7 @@ export function createWebhookWorker(db: Db, o: WebhookWorkerOptions = {}) {
   let stopped = true;
 
   async function claim(): Promise<Due[]> {
-    const { rows } = await db.query<Due>(
-      `with due as (
-        select id from webhook_outbox where state = 'pending' and next_at <= now() order by next_at, id limit $1 for update skip locked)
-      update webhook_outbox o set next_at = now() + $2::int * interval '1 second' from due, web_hooks h
-       where o.id = due.id and h.id = o.hook_id
-      returning o.id::text, o.client_id, o.hook_id, o.event_type, o.body, o.attempts, h.url, h.secret, h.active`,
-      [o.batch ?? 20, LEASE_S],
-    );
-    return rows;
+    return claimDueDeliveries(db, o.batch ?? 20, LEASE_S);
   }
 
   async function deliver(d: Due): Promise<void> {
@@ -106,16 +89,16 @@ export function createWebhookWorker(db: Db, o: WebhookWorkerOptions = {}) {
     const ok = error === null;
     const giveUp = !ok && (attempt >= maxAttempts || !d.active);
     await db.transaction(async (tx) => {
-      await tx.query(
-        `insert into webhook_attempts (client_id, hook_id, outbox_id, event_type, attempt, status, ok, latency_ms, error, response)
-        values ($1,$2,$3,$4,$5,$6,$7,$8,$9,$10)`,
-        [d.client_id, d.hook_id, d.id, d.event_type, attempt, status, ok, latency, error?.slice(0, 500) ?? null, response || null],
-      );
-      await tx.query(
-        `update webhook_outbox set attempts = $2, state = $3, delivered_at = case when $3 = 'delivered' then now() else null end,
-          next_at = now() + $4::int * interval '1 millisecond' where id = $1`,
-        [d.id, attempt, ok ? 'delivered' : giveUp ? 'failed' : 'pending', ok || giveUp ? 0 : Math.round(backoff(attempt))],
-      );
+      await recordDeliveryAttempt(tx, d, {
+        attempt,
+        status,
+        ok,
+        latency,
+        error: error?.slice(0, 500) ?? null,
+        response: response || null,
+        state: ok ? 'delivered' : giveUp ? 'failed' : 'pending',
+        retryMs: ok || giveUp ? 0 : Math.round(backoff(attempt)),
+      });
     });
   }
 

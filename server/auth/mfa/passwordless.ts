@@ -19,6 +19,7 @@ import { clientIdsOf } from '../access';
 import { isDisabled } from '../policy';
 import { countFailure, isLocked, LOCKED } from './confirm';
 import type { MfaOptions } from './options';
+import { activeClientByCode } from '../../db/queries/clients';
 import { answerTo, CHALLENGE_MINUTES, COUNTER, keepChallenge, passkeyById, refused, rp, signedBy, useCounter, type StoredPasskey } from './passkeys';
 
 const DOCS = {
@@ -32,9 +33,9 @@ const notHere = () =>
 /** The client the sign-in page was opened for: `client` (its code, /login?client=CODE), or x-tenant-id in IAM mode; null: the installation's. */
 async function pageClient(o: MfaOptions, req: FastifyRequest, code: string | undefined): Promise<number | null> {
   if (code !== undefined) {
-    const { rows } = await o.db.query<{ id: number }>('select id from clients where lower(code) = lower($1) and active', [code.trim()]);
-    if (!rows[0]) throw new HttpError(400, 'Validation failed', [{ field: 'client', message: 'is not a client of this installation' }]);
-    return Number(rows[0].id);
+    const id = await activeClientByCode(o.db, code.trim());
+    if (id === null) throw new HttpError(400, 'Validation failed', [{ field: 'client', message: 'is not a client of this installation' }]);
+    return id;
   }
   const header = req.headers[TENANT_HEADER];
   return typeof header === 'string' && /^\d{1,9}$/.test(header) ? Number(header) : null;

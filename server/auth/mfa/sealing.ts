@@ -3,6 +3,7 @@
 // no secret, and a sealed value moved to another account's row does not open. Rows kept before migration 166 hold the
 // plain secret; the server seals them all when it is ready, and any one read before then (a restored backup's) at once.
 import type { Db } from '../../db/db';
+import { plainTotpSecrets, replacePlainTotp } from '../../db/queries/mfa';
 import { open, seal } from '../iam/sealed';
 
 export const totpPurpose = (userId: number) => `mfa_totp.secret:${userId}`;
@@ -16,12 +17,12 @@ export const openPending = (db: Db, userId: number, sealed: string) => open(db, 
 
 /** Seals one account's plain secret in place (the trigger of migration 166 keeps its sessions: the factor is the same). */
 export async function sealPlainTotp(db: Db, userId: number, plain: string): Promise<void> {
-  await db.query('update mfa_totp set sealed = $2, secret = null where user_id = $1 and secret = $3', [userId, await sealTotp(db, userId, plain), plain]);
+  await replacePlainTotp(db, userId, await sealTotp(db, userId, plain), plain);
 }
 
 /** Seals every secret still kept plain; how many it sealed. */
 export async function sealPlainTotpSecrets(db: Db): Promise<number> {
-  const { rows } = await db.query<{ user_id: number; secret: string }>('select user_id, secret from mfa_totp where secret is not null');
+  const rows = await plainTotpSecrets(db);
   for (const r of rows) await sealPlainTotp(db, Number(r.user_id), r.secret);
   return rows.length;
 }
