@@ -16,8 +16,7 @@ import { initReactI18next } from 'react-i18next';
 import { useSyncExternalStore } from 'react';
 import { CATALOGUE, formatTimeAgo, timeAgo, type DisplayLocale, type Sentence } from '../../contract';
 import { en, zh, type MessageKey } from './common';
-import { enRoutes } from './routes';
-import { catKey, enCatalogue } from './catalogue';
+import { catKey } from './catalogue';
 import { sentenceOf } from './said';
 
 export type Locale = DisplayLocale;
@@ -40,7 +39,9 @@ void i18n.use(initReactI18next).init({
   returnEmptyString: false,
   initAsync: false,
   resources: {
-    en: { common: en, text: {}, routes: enRoutes(), catalogue: enCatalogue(), server: {}, privileges: {} },
+    // routes and catalogue in English: none kept, every lookup passes its English (the route table's, the declaration's)
+    // as the fallback; building them at start was a walk of the route table and the catalogue before the first frame
+    en: { common: en, text: {}, routes: {}, catalogue: {}, server: {}, privileges: {} },
     // the rest of zh-CN arrives with loadLocale('zh-CN') (its own chunk: an English console never downloads it)
     'zh-CN': { common: zh, text: {}, routes: {}, catalogue: {}, server: {}, privileges: {} },
   },
