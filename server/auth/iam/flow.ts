@@ -4,6 +4,7 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import type { Db } from '../../db/db';
+import { keepIamTicket } from '../../db/queries/iamTickets';
 
 export const FLOW_TTL_MS = 10 * 60_000;
 const TICKET_TTL_MS = 60_000;
@@ -40,12 +41,17 @@ export async function issueTicket(
   },
 ): Promise<string> {
   const ticket = randomBytes(32).toString('base64url');
-  await db.query('delete from iam_tickets where expires_at < now()');
-  await db.query(
-    `insert into iam_tickets (ticket_hash, user_id, provider, binding_hash, id_token, return_path, expires_at, method, saml_subject)
-     values ($1, $2, $3, $4, $5, $6, $7, $8, $9)`,
-    [hash(ticket), t.userId, t.provider, t.bindingHash, t.idToken, t.returnPath, new Date(Date.now() + TICKET_TTL_MS), t.method, t.samlSubject ?? null],
-  );
+  await keepIamTicket(db, {
+    ticketHash: hash(ticket),
+    userId: t.userId,
+    provider: t.provider,
+    bindingHash: t.bindingHash,
+    idToken: t.idToken,
+    returnPath: t.returnPath,
+    expiresAt: new Date(Date.now() + TICKET_TTL_MS),
+    method: t.method,
+    samlSubject: t.samlSubject ?? null,
+  });
   return ticket;
 }
 

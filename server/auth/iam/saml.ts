@@ -20,6 +20,7 @@ import { providerByKey } from './providers';
 import { CLOCK_SKEW_MS, SAML_BODY_MAX, oneRequest, samlOf, xmlAttribute, type SamlRouteOptions } from './samlCore';
 import { samlLogoutRoutes } from './samlLogout';
 import { spKeys } from './spKeys';
+import { keepAssertionOnce, keepSamlFlow, takeSamlFlow } from '../../db/queries/saml';
 
 export { SAML_BODY_MAX, spEntityId } from './samlCore';
 
@@ -67,15 +68,14 @@ export function samlRoutes(app: FastifyInstance, opts: SamlRouteOptions) {
       ).getAuthorizeUrlAsync(relay, undefined, {});
       if (!requestId) throw new Error('node-saml made no request ID');
       const binding = bindBrowser(req, reply);
-      await db.query('delete from saml_flows where expires_at < now()');
-      await db.query(`insert into saml_flows (relay_hash, provider, request_id, binding_hash, return_path, expires_at) values ($1, $2, $3, $4, $5, $6)`, [
-        hash(relay),
-        p.key,
+      await keepSamlFlow(db, {
+        relayHash: hash(relay),
+        provider: p.key,
         requestId,
-        hash(binding),
+        bindingHash: hash(binding),
         returnPath,
-        new Date(Date.now() + FLOW_TTL_MS),
-      ]);
+        expiresAt: new Date(Date.now() + FLOW_TTL_MS),
+      });
       return reply.header('cache-control', 'no-store').redirect(url, 302);
     } catch (e) {
       if (e instanceof HttpError) return opts.refuse(req, reply, e);
@@ -112,12 +112,7 @@ export function samlRoutes(app: FastifyInstance, opts: SamlRouteOptions) {
     if (!response)
       throw new HttpError(400, "The identity provider's answer was refused: it failed Gatehouse's checks", [{ field: 'SAMLResponse', message: 'is missing' }]);
     // the flow is taken once: a replayed, forged or stale RelayState finds nothing
-    const taken = await db.query<{ provider: string; request_id: string; binding_hash: string; return_path: string | null }>(
-      `update saml_flows set used_at = now() where relay_hash = $1 and used_at is null and expires_at > now()
-        returning provider, request_id, binding_hash, return_path`,
-      [hash(relay)],
-    );
-    const flow = taken.rows[0];
+    const flow = await takeSamlFlow(db, hash(relay));
     if (!flow)
       throw new HttpError(400, 'This sign-in is unknown, was already used or has expired: start it again from the sign-in page', [
         { field: 'RelayState', message: 'is unknown, used or expired' },
@@ -157,12 +152,7 @@ export function samlRoutes(app: FastifyInstance, opts: SamlRouteOptions) {
     if (!assertionId || assertionId.length > 200) throw refused('the assertion has no ID');
     const notOnOrAfter = Date.parse(xmlAttribute(assertion, 'Conditions', 'NotOnOrAfter') ?? '');
     const keepUntil = new Date(Math.max(Date.now() + FLOW_TTL_MS, Number.isFinite(notOnOrAfter) ? notOnOrAfter + CLOCK_SKEW_MS : 0));
-    await db.query('delete from saml_assertions where expires_at < now()');
-    const fresh = await db.query(
-      'insert into saml_assertions (provider, assertion_id, expires_at) values ($1, $2, $3) on conflict do nothing returning assertion_id',
-      [p.key, assertionId, keepUntil],
-    );
-    if (!fresh.rows.length) throw refused('this assertion was already used (a replay)');
+    if (!(await keepAssertionOnce(db, p.key, assertionId, keepUntil))) throw refused('this assertion was already used (a replay)');
 
     const userId = await signInPerson(db, req, p, {
       subject: profile.nameID,

@@ -70,3 +70,44 @@ export async function replaceSecret(db: Db, name: string, was: string, value: st
   const { rows } = await db.query<{ value: string }>('select value from server_secrets where name = $1', [name]);
   return rows[0]?.value ?? value;
 }
+
+// issue 48: the SAML sign-in's flows and assertions (server/auth/iam/saml.ts).
+
+/** Keeps a SAML sign-in begun (its RelayState's hash, request ID and browser binding) until `expiresAt`; the expired ones go. */
+export async function keepSamlFlow(
+  db: Db,
+  f: { relayHash: string; provider: string; requestId: string; bindingHash: string; returnPath: string | null; expiresAt: Date },
+): Promise<void> {
+  await db.query('delete from saml_flows where expires_at < now()');
+  await db.query(`insert into saml_flows (relay_hash, provider, request_id, binding_hash, return_path, expires_at) values ($1, $2, $3, $4, $5, $6)`, [
+    f.relayHash,
+    f.provider,
+    f.requestId,
+    f.bindingHash,
+    f.returnPath,
+    f.expiresAt,
+  ]);
+}
+
+/** Takes the live SAML sign-in of RelayState hash `relayHash`, once (none: unknown, used or expired). */
+export async function takeSamlFlow(
+  db: Db,
+  relayHash: string,
+): Promise<{ provider: string; request_id: string; binding_hash: string; return_path: string | null } | undefined> {
+  const taken = await db.query<{ provider: string; request_id: string; binding_hash: string; return_path: string | null }>(
+    `update saml_flows set used_at = now() where relay_hash = $1 and used_at is null and expires_at > now()
+        returning provider, request_id, binding_hash, return_path`,
+    [relayHash],
+  );
+  return taken.rows[0];
+}
+
+/** Keeps assertion `assertionId` of `provider` until `keepUntil` (the expired ones go): false when it was seen already (a replay). */
+export async function keepAssertionOnce(db: Db, provider: string, assertionId: string, keepUntil: Date): Promise<boolean> {
+  await db.query('delete from saml_assertions where expires_at < now()');
+  const fresh = await db.query(
+    'insert into saml_assertions (provider, assertion_id, expires_at) values ($1, $2, $3) on conflict do nothing returning assertion_id',
+    [provider, assertionId, keepUntil],
+  );
+  return fresh.rows.length > 0;
+}
