@@ -28,7 +28,7 @@ const FREE_ANSWERS: Record<string, string> = {
   'GET /event/manage/audit/verify': "its struct is the console's (src/api/endpoints.ts AuditChainReport), not yet in contract/",
   'GET /event/manage/events/:id/explain': 'contract/decision.ts has its type, not a struct',
   'GET /event/manage/interfaces/discover': "its struct is the console's (src/api/endpoints.ts DiscoveredBoard), not yet in contract/",
-  'GET /report/1.0/scheduled-jobs/delivery': 'no struct yet (server/resources/reportJobRoutes.ts reportJobDelivery)',
+  'GET /report/1.0/scheduled-jobs/delivery': 'no struct yet (server/reports/runs.ts reportJobDelivery)',
   'POST /event/manage/access-preview': "its struct is the console's (src/api/endpoints.ts AccessPreviewShape), not yet in contract/",
   'POST /event/manage/identity-batch-upload': "its struct is the console's (src/api/endpoints.ts BatchPreviewShape), not yet in contract/",
 };
