@@ -14,7 +14,8 @@
 // A click on a figure opens the event report with the alarms behind it: the same filters as URL parameters
 // (alarmFigureQuery), understood by the events list (server/http/alarmHandling.ts alarmFigureFilter).
 import { array, enums, integer, nullable, number, optional, string, type, type Infer } from 'superstruct';
-import { calendarDate, dateProblem } from './primitives';
+import { beyondFirstDay, calendarDate, dateProblem, problemSaid } from './primitives';
+import type { Violation } from './violation';
 import { AlarmManagementFigures } from './alarmManagement';
 
 export const ALARM_HANDLING_API = '/event/report/alarm-handling';
@@ -36,14 +37,14 @@ export const AlarmHandlingQuery = type({ from: calendarDate(), to: calendarDate(
 export type AlarmHandlingQuery = Infer<typeof AlarmHandlingQuery>;
 
 /** What is wrong with a report period, as the violation the server answers (field and message), or null. */
-export function alarmPeriodProblem(from: unknown, to: unknown): { field: 'from' | 'to'; message: string } | null {
+export function alarmPeriodProblem(from: unknown, to: unknown): (Violation & { field: 'from' | 'to' }) | null {
   const notFrom = dateProblem(from);
-  if (notFrom) return { field: 'from', message: notFrom };
+  if (notFrom) return { field: 'from', ...problemSaid(notFrom) };
   const notTo = dateProblem(to);
-  if (notTo) return { field: 'to', message: notTo };
+  if (notTo) return { field: 'to', ...problemSaid(notTo) };
   const span = (Date.parse(to as string) - Date.parse(from as string)) / 86_400_000;
   if (span < 0) return { field: 'to', message: 'must not be before the first day' };
-  if (span >= ALARM_HANDLING_MAX_DAYS) return { field: 'to', message: `must be within ${ALARM_HANDLING_MAX_DAYS} days of the first day` };
+  if (span >= ALARM_HANDLING_MAX_DAYS) return { field: 'to', ...beyondFirstDay(ALARM_HANDLING_MAX_DAYS) };
   return null;
 }
 

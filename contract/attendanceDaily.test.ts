@@ -49,7 +49,13 @@ describe('period problem', () => {
   });
   it('names the last day of a period backwards or too long, in the server\u2019s words', () => {
     expect(periodProblem('2026-11-02', '2026-11-01')).toEqual({ kind: 'backwards', field: 'to', message: 'must not be before the first day' });
-    expect(periodProblem('2026-01-01', '2026-03-04')).toEqual({ kind: 'too-long', field: 'to', message: 'must be within 62 days of the first day' });
+    expect(periodProblem('2026-01-01', '2026-03-04')).toEqual({
+      kind: 'too-long',
+      field: 'to',
+      message: 'must be within 62 days of the first day',
+      code: 'day.beyondFirstDay',
+      values: { days: 62 },
+    });
   });
   it('names a day that is no calendar date, the first day first', () => {
     expect(periodProblem('', '2026-11-02')).toMatchObject({ kind: 'not-a-date', field: 'from' });

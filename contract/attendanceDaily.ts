@@ -11,7 +11,8 @@
 // summaries, Build Timesheet and an amendment of the timesheet all count a day by that one function.
 import { enums, integer, nullable, optional, string, type, array, type Infer } from 'superstruct';
 import { API } from './api';
-import { calendarDate, dateProblem, idInt } from './primitives';
+import { beyondFirstDay, calendarDate, dateProblem, idInt, problemSaid } from './primitives';
+import type { Violation } from './violation';
 
 export const DAILY_ATTENDANCE_API = API.dailyAttendance;
 
@@ -101,16 +102,17 @@ export interface PeriodProblem {
   kind: 'not-a-date' | 'backwards' | 'too-long';
   field: 'from' | 'to';
   message: string;
+  code?: string;
+  values?: Violation['values'];
 }
 export function periodProblem(from: unknown, to: unknown): PeriodProblem | null {
   const notFrom = dateProblem(from);
-  if (notFrom) return { kind: 'not-a-date', field: 'from', message: notFrom };
+  if (notFrom) return { kind: 'not-a-date', field: 'from', ...problemSaid(notFrom) };
   const notTo = dateProblem(to);
-  if (notTo) return { kind: 'not-a-date', field: 'to', message: notTo };
+  if (notTo) return { kind: 'not-a-date', field: 'to', ...problemSaid(notTo) };
   const span = (Date.parse(to as string) - Date.parse(from as string)) / 86_400_000;
   if (span < 0) return { kind: 'backwards', field: 'to', message: 'must not be before the first day' };
-  if (span >= ATTENDANCE_SUMMARY_MAX_DAYS)
-    return { kind: 'too-long', field: 'to', message: `must be within ${ATTENDANCE_SUMMARY_MAX_DAYS} days of the first day` };
+  if (span >= ATTENDANCE_SUMMARY_MAX_DAYS) return { kind: 'too-long', field: 'to', ...beyondFirstDay(ATTENDANCE_SUMMARY_MAX_DAYS) };
   return null;
 }
 export const AttendanceSummaryRow = type({

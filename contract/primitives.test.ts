@@ -131,7 +131,7 @@ describe('contract primitives', () => {
       ),
     ).toBe('must have at most 7 items');
     const r = validate({ v: [1, 9] }, object({ v: list }));
-    expect(r.ok ? [] : r.violations).toEqual([{ field: 'v.1', message: 'must be at most 7' }]);
+    expect(r.ok ? [] : r.violations).toEqual([{ field: 'v.1', message: 'must be at most 7', code: 'number.tooLarge', values: { max: 7 } }]);
   });
 
   it('boundedJson checks every string, key and number inside and names the place (issue 27)', () => {

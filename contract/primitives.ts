@@ -3,6 +3,27 @@
 // The server validates with them and the console's forms show the same rule.
 import { Struct, coerce, define, string, type, type Infer } from 'superstruct';
 import { registerLeaf } from './quickCheck';
+import { fill, type Sentence } from './messages';
+
+/** Why a value is refused: a fixed sentence, or one said with values (its key and values beside its English,
+ *  contract/messages.ts fill), which a form and a server refusal carry whole and the console says by its key. */
+export type Problem = string | Sentence;
+/** A problem's English. */
+export const problemText = (p: Problem): string => (typeof p === 'string' ? p : p.message);
+/** A problem as the message (with key and values when it has them) of a violation. */
+export const problemSaid = (p: Problem): { message: string; code?: string; values?: Sentence['values'] } => (typeof p === 'string' ? { message: p } : p);
+
+// The contract's violations with a number or a size in them (issue 48): one key each, its English template here.
+export const tooLongText = (max: number) => fill('text.tooLong', 'must be at most {max} characters', { max });
+export const tooShortText = (min: number) => fill('text.tooShort', 'must be at least {min} characters', { min });
+export const yearOutside = (min: number, max: number) => fill('date.yearOutside', 'must be between {min} and {max}', { min, max });
+export const tooSmall = (min: number) => fill('number.tooSmall', 'must be at least {min}', { min });
+export const tooLarge = (max: number) => fill('number.tooLarge', 'must be at most {max}', { max });
+export const imageTooLarge = (size: string) => fill('image.tooLarge', 'must be an image of at most {size}', { size });
+export const tooManyItems = (max: number) => fill('list.tooLong', 'must have at most {max} items', { max });
+export const beforeToday = (today: string) => fill('day.beforeToday', 'must not be before today ({today})', { today });
+export const beyondToday = (days: number) => fill('day.beyondToday', 'must be within {days} days of today', { days });
+export const beyondFirstDay = (days: number) => fill('day.beyondFirstDay', 'must be within {days} days of the first day', { days });
 
 export const INT32_MIN = -2147483648;
 export const INT32_MAX = 2147483647;
@@ -23,11 +44,11 @@ const CONTROL = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F-\u009F]/;
 const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
 
 /** Why `value` is not acceptable text, or undefined when it is. */
-export function textProblem(value: unknown, max: number, opts: TextOptions = {}): string | undefined {
+export function textProblem(value: unknown, max: number, opts: TextOptions = {}): Problem | undefined {
   if (typeof value !== 'string') return 'must be text';
-  if (value.length > max) return `must be at most ${max} characters`;
+  if (value.length > max) return tooLongText(max);
   if (opts.min !== undefined && value.length < opts.min) {
-    return opts.min === 1 ? 'is required' : `must be at least ${opts.min} characters`;
+    return opts.min === 1 ? 'is required' : tooShortText(opts.min);
   }
   if (CONTROL.test(value)) return 'must not contain control characters';
   if (LONE_SURROGATE.test(value)) return 'must not contain broken (unpaired surrogate) characters';
@@ -50,7 +71,7 @@ export interface NumberBounds {
   max: number;
 }
 /** A leaf struct named `type` whose `schema` is its bounds (read by the hostile-input test), checked by `problem`. */
-function bounded<T, B extends object>(type: string, bounds: B, problem: (v: unknown) => string | undefined): Struct<T, B> {
+function bounded<T, B extends object>(type: string, bounds: B, problem: (v: unknown) => Problem | undefined): Struct<T, B> {
   // the hot paths' quick check asks `problem` itself (quickCheck.ts)
   registerLeaf(bounds, (v) => problem(v) === undefined);
   return new Struct<T, B>({ type, schema: bounds, validator: (v) => problem(v) ?? true });
@@ -76,13 +97,13 @@ export const MIN_YEAR = 1900;
 export const MAX_YEAR = 2999;
 
 /** Why `value` is not a calendar date 'YYYY-MM-DD' between 1900 and 2999, or undefined when it is. */
-export function dateProblem(value: unknown): string | undefined {
+export function dateProblem(value: unknown): Problem | undefined {
   if (typeof value !== 'string') return 'must be a date (YYYY-MM-DD)';
   const m = DATE.exec(value);
   if (!m) return 'must be a date (YYYY-MM-DD)';
   const [y, mo, d] = [Number(m[1]), Number(m[2]), Number(m[3])];
   if (mo < 1 || mo > 12 || d < 1 || d > daysInMonth(y, mo)) return 'is not a real calendar date';
-  if (y < MIN_YEAR || y > MAX_YEAR) return `must be between ${MIN_YEAR} and ${MAX_YEAR}`;
+  if (y < MIN_YEAR || y > MAX_YEAR) return yearOutside(MIN_YEAR, MAX_YEAR);
   return undefined;
 }
 function daysInMonth(y: number, m: number): number {
@@ -128,8 +149,8 @@ export function dateTimeInstant(): Struct<string, null> {
 export function int32(min = INT32_MIN, max = INT32_MAX): Struct<number, NumberBounds> {
   return bounded<number, NumberBounds>('int32', { min, max }, (v) => {
     if (typeof v !== 'number' || !Number.isInteger(v)) return 'must be a whole number';
-    if (v < min) return min === 1 ? 'must be a positive whole number' : `must be at least ${min}`;
-    if (v > max) return `must be at most ${max}`;
+    if (v < min) return min === 1 ? 'must be a positive whole number' : tooSmall(min);
+    if (v > max) return tooLarge(max);
     return undefined;
   });
 }
@@ -140,8 +161,8 @@ export const idInt = (): Struct<number, NumberBounds> => int32(1);
 export function boundedNumber(min: number, max: number): Struct<number, NumberBounds> {
   return bounded<number, NumberBounds>('boundedNumber', { min, max }, (v) => {
     if (typeof v !== 'number' || !Number.isFinite(v)) return 'must be a number';
-    if (v < min) return `must be at least ${min}`;
-    if (v > max) return `must be at most ${max}`;
+    if (v < min) return tooSmall(min);
+    if (v > max) return tooLarge(max);
     return undefined;
   });
 }
@@ -150,8 +171,8 @@ export function boundedNumber(min: number, max: number): Struct<number, NumberBo
 export function safeInteger(min = -Number.MAX_SAFE_INTEGER, max = Number.MAX_SAFE_INTEGER): Struct<number, NumberBounds> {
   return bounded<number, NumberBounds>('safeInteger', { min, max }, (v) => {
     if (typeof v !== 'number' || !Number.isSafeInteger(v)) return 'must be a whole number';
-    if (v < min) return min === 1 ? 'must be a positive whole number' : `must be at least ${min}`;
-    if (v > max) return `must be at most ${max}`;
+    if (v < min) return min === 1 ? 'must be a positive whole number' : tooSmall(min);
+    if (v > max) return tooLarge(max);
     return undefined;
   });
 }
@@ -184,7 +205,7 @@ const isPlainObject = (v: unknown): v is Record<string, unknown> => {
   return proto === Object.prototype || proto === null;
 };
 /** Why a JSON leaf (or a value that is no JSON at all) is not acceptable, or undefined. */
-function jsonLeafProblem(v: unknown, maxChars: number): string | undefined {
+function jsonLeafProblem(v: unknown, maxChars: number): Problem | undefined {
   if (v === null || typeof v === 'boolean') return undefined;
   if (typeof v === 'string') return textProblem(v, maxChars);
   if (typeof v === 'number') {
@@ -233,7 +254,7 @@ export function boundedJson(maxChars: number, maxDepth = JSON_VALUE_MAX_DEPTH): 
           // named at the object (the key itself may be what cannot be shown)
           for (const k of Object.keys(v)) {
             const problem = textProblem(k, maxChars);
-            if (problem) return `has a key that ${problem}`;
+            if (problem) return `has a key that ${problemText(problem)}`;
           }
           return true;
         }
@@ -402,10 +423,10 @@ export function imageDataUrl(maxBytes: number): Struct<string, null> {
   const limit = maxBytes >= 1 << 20 ? `${+(maxBytes / (1 << 20)).toFixed(1)} MB` : maxBytes >= 1024 ? `${Math.round(maxBytes / 1024)} KB` : `${maxBytes} bytes`;
   return define<string>('imageDataUrl', (v) => {
     if (typeof v !== 'string') return 'must be an image';
-    if (v.length > maxChars) return `must be an image of at most ${limit}`;
+    if (v.length > maxChars) return imageTooLarge(limit);
     const m = DATA_URL.exec(v);
     if (!m || m[2].length % 4 !== 0) return 'must be a PNG, JPEG, WebP or GIF image (a data: URL, not a link)';
-    if (base64Bytes(m[2]) > maxBytes) return `must be an image of at most ${limit}`;
+    if (base64Bytes(m[2]) > maxBytes) return imageTooLarge(limit);
     return wholeImage(m[2]);
   });
 }
@@ -427,7 +448,7 @@ export function boundedList<T, S>(element: Struct<T, S>, max: number): Struct<T[
     coercer: (value) => (Array.isArray(value) ? value.slice() : value),
     validator: (value) => {
       if (!Array.isArray(value)) return 'must be a list';
-      return value.length <= max || `must have at most ${max} items`;
+      return value.length <= max || tooManyItems(max);
     },
   });
   listMax.set(struct, max);

@@ -90,7 +90,10 @@ export function validate<T>(value: unknown, struct: Struct<T, any>): { ok: true;
       const field = f.path.join('.') || '(body)';
       if (seen.has(field)) continue;
       seen.add(field);
-      violations.push({ field, message: messageFor(f.refinement, f.type, f.value, f.message) });
+      // a problem said with values (contract/primitives.ts Problem) keeps its key and values beside its English
+      const said = f as typeof f & { code?: string; values?: Violation['values'] };
+      const message = messageFor(f.refinement, f.type, f.value, f.message);
+      violations.push(said.code && said.values && message === f.message ? { field, message, code: said.code, values: said.values } : { field, message });
     }
     return { ok: false, violations };
   }

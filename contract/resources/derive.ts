@@ -3,6 +3,8 @@
 // paths, the shared rules, the console's route rows.
 import { assign, boolean, defaulted, define, enums, integer, nullable, object, optional, string, type, type Struct } from 'superstruct';
 import {
+  beforeToday,
+  beyondToday,
   boundedList,
   calendarDate,
   dateTimeInstant,
@@ -15,6 +17,7 @@ import {
   isoInstant,
   requiredText,
   safeText,
+  tooLongText,
 } from '../primitives';
 import type { Violation } from '../violation';
 import { todayInZone } from '../format';
@@ -237,12 +240,13 @@ export function dayFromTodayViolation(field: string, day: unknown, today: string
   if (typeof day !== 'string' || !/^\d{4}-\d{2}-\d{2}$/.test(day)) return null;
   const days = (Date.parse(day) - Date.parse(today)) / 86_400_000;
   if (Number.isNaN(days)) return null;
-  if (days < 0) return { field, message: `must not be before today (${today})` };
+  if (days < 0) return { field, ...beforeToday(today) };
   if (days > withinDays)
-    return {
-      field,
-      message: withinDays === 0 ? 'must be today' : withinDays >= DAYS_AHEAD_MAX ? 'must be within a year' : `must be within ${withinDays} days of today`,
-    };
+    return withinDays === 0
+      ? { field, message: 'must be today' }
+      : withinDays >= DAYS_AHEAD_MAX
+        ? { field, message: 'must be within a year' }
+        : { field, ...beyondToday(withinDays) };
   return null;
 }
 
@@ -482,7 +486,7 @@ export function checkUserFieldValues(
         const s = String(x);
         const max = d.maxLength ?? 2000;
         if (s.length > max) {
-          violations.push({ field, message: `must be at most ${max} characters` });
+          violations.push({ field, ...tooLongText(max) });
           continue;
         }
         // eslint-disable-next-line no-control-regex

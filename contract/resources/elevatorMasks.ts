@@ -3,19 +3,20 @@
 // and the access decision of the reader's door decides. The floors are written as a list of numbers and ranges
 // ("1-3, 5"). A floor request (the simulator's `elevator.floor`) is an event saying which it was.
 import { defineResource, ref, text } from './define';
+import { fill, type Sentence } from '../messages';
 
 /** "1-3, 5, 7-8": floor numbers 0–199 and ranges, comma separated. */
 export const FLOOR_LIST = /^\s*\d{1,3}(\s*-\s*\d{1,3})?(\s*,\s*\d{1,3}(\s*-\s*\d{1,3})?)*\s*$/;
 export const MAX_FLOOR = 199;
 
 /** The floors of a list ("1-3, 5" → 1, 2, 3, 5), or the problem with it. */
-export function parseFloors(list: string): { floors: Set<number> } | { problem: string } {
+export function parseFloors(list: string): { floors: Set<number> } | { problem: string | Sentence } {
   if (!FLOOR_LIST.test(list)) return { problem: 'must be floor numbers and ranges, e.g. 1-3, 5' };
   const floors = new Set<number>();
   for (const part of list.split(',')) {
     const [a, b = a] = part.split('-').map((x) => Number(x.trim()));
-    if (a > MAX_FLOOR || b > MAX_FLOOR) return { problem: `must name floors up to ${MAX_FLOOR}` };
-    if (b < a) return { problem: `has a range that runs backwards (${a}-${b})` };
+    if (a > MAX_FLOOR || b > MAX_FLOOR) return { problem: fill('floors.aboveHighest', 'must name floors up to {max}', { max: MAX_FLOOR }) };
+    if (b < a) return { problem: fill('floors.rangeBackwards', 'has a range that runs backwards ({range})', { range: `${a}-${b}` }) };
     for (let f = a; f <= b; f++) floors.add(f);
   }
   return { floors };

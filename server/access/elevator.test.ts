@@ -12,8 +12,10 @@ describe('floor lists', () => {
   it('reads numbers and ranges, and names what is wrong', () => {
     expect(parseFloors('1-3, 5')).toEqual({ floors: new Set([1, 2, 3, 5]) });
     expect(parseFloors(' 0 ,7 - 8')).toEqual({ floors: new Set([0, 7, 8]) });
-    expect(parseFloors('5-3')).toEqual({ problem: 'has a range that runs backwards (5-3)' });
-    expect(parseFloors('1, 250')).toEqual({ problem: 'must name floors up to 199' });
+    expect(parseFloors('5-3')).toEqual({
+      problem: { message: 'has a range that runs backwards (5-3)', code: 'floors.rangeBackwards', values: { range: '5-3' } },
+    });
+    expect(parseFloors('1, 250')).toEqual({ problem: { message: 'must name floors up to 199', code: 'floors.aboveHighest', values: { max: 199 } } });
     expect(parseFloors('lobby')).toEqual({ problem: 'must be floor numbers and ranges, e.g. 1-3, 5' });
     expect(parseFloors('')).toMatchObject({ problem: expect.any(String) });
   });
@@ -63,7 +65,9 @@ describe('elevator floor requests', () => {
       body: { name: 'Lift', readerId: reader.id, floors: '3-1', scheduleId: always },
     });
     expect(backwards.status).toBe(400);
-    expect(backwards.body.violations).toEqual([{ field: 'floors', message: 'has a range that runs backwards (3-1)' }]);
+    expect(backwards.body.violations).toEqual([
+      { field: 'floors', message: 'has a range that runs backwards (3-1)', code: 'floors.rangeBackwards', values: { range: '3-1' } },
+    ]);
     const theirs = Number((await s.db.query<{ id: number }>('select id from card_readers where client_id <> $1 order by id limit 1', [northwind])).rows[0].id);
     const foreign = await s.call('POST', elevatorMasksResource.api, {
       token: admin,

@@ -113,7 +113,9 @@ describe('a forced door, acknowledged and processed', () => {
     // a note beyond the limit is refused on the note field, never cut (issue 29)
     const long = await s.call('POST', `${API.alarms}/${alarm.id}/process`, { token: operator, body: { note: 'x'.repeat(ALARM_NOTE_MAX + 1) } });
     expect(long.status).toBe(400);
-    expect(long.body.violations).toEqual([{ field: 'note', message: `must be at most ${ALARM_NOTE_MAX} characters` }]);
+    expect(long.body.violations).toEqual([
+      { field: 'note', message: `must be at most ${ALARM_NOTE_MAX} characters`, code: 'text.tooLong', values: { max: ALARM_NOTE_MAX } },
+    ]);
     expect((await s.call('POST', `${API.alarms}/${alarm.id}/process`, { token: operator, raw: '{"note":' })).status).toBe(400);
     expect(await s.count(`select 1 from alarms where event_id = $1 and state = 'acknowledged'`, [alarm.id])).toBe(1);
     expect(await s.count(`select 1 from audit_log where entity = 'alarm' and action = 'process'`)).toBe(0);

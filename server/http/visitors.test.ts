@@ -106,7 +106,7 @@ describe('visitors', () => {
     expect(bad.body.violations.map((v: any) => v.field)).toEqual(expect.arrayContaining(['firstName', 'hostName', 'purpose', 'email', 'photo']));
     const past = await s.call('POST', '/visitor/1.0/visitors', { token: reception, body: valid({ visitDate: '2020-01-01' }) });
     expect(past.status).toBe(400);
-    expect(past.body.violations[0]).toEqual({ field: 'visitDate', message: `must not be before today (${today})` });
+    expect(past.body.violations[0]).toEqual({ field: 'visitDate', message: `must not be before today (${today})`, code: 'day.beforeToday', values: { today } });
     const nonsense = await s.call('POST', '/visitor/1.0/visitors', { token: reception, body: valid({ visitDate: '2026-13-45' }) });
     expect(nonsense.status).toBe(400);
     const garbage = await s.call('POST', '/visitor/1.0/visitors', { token: reception, raw: '{"firstName":' });
@@ -136,7 +136,9 @@ describe('visitors', () => {
       // the receptionist's today is yesterday for the client: refused, in the words the form says
       const early = await s.call('POST', '/visitor/1.0/visitors', { token: reception, body: valid({ visitDate: viewerDay }) });
       expect(early.status).toBe(400);
-      expect(early.body.violations).toEqual([{ field: 'visitDate', message: `must not be before today (${clientDay})` }]);
+      expect(early.body.violations).toEqual([
+        { field: 'visitDate', message: `must not be before today (${clientDay})`, code: 'day.beforeToday', values: { today: clientDay } },
+      ]);
       const requested = await s.call('POST', '/visitor/1.0/visit-requests', {
         token: reception,
         body: { firstName: 'Ola', lastName: 'Berg', hostName: 'Sam Operator', purpose: 'meeting', visitDate: viewerDay },
@@ -144,6 +146,8 @@ describe('visitors', () => {
       expect(requested.body.violations?.find((v: { field: string }) => v.field === 'visitDate')).toEqual({
         field: 'visitDate',
         message: `must not be before today (${clientDay})`,
+        code: 'day.beforeToday',
+        values: { today: clientDay },
       });
       const onTime = await s.call('POST', '/visitor/1.0/visitors', { token: reception, body: valid({ visitDate: clientDay }) });
       expect(onTime.status).toBe(201);

@@ -6,10 +6,12 @@ import {
   AUDIT_ACTION_WORDS,
   CATALOGUE,
   PATTERN_PREFIX,
+  dayFromTodayViolation,
   defineResource,
   leaveResource,
   reportJobsResource,
   routeRows,
+  safeText,
   structOf,
   validate,
   webHooksResource,
@@ -153,7 +155,17 @@ describe('catalogue labels', () => {
     expect(tCat('resource.identities.field.employeeNo', 'Employee no.', 'en')).toBe('Employee no.');
     const cat = (k: string, e: string) => tCat(k, e, 'zh-CN');
     expect(violationText('is already used by another identity', 'zh-CN', cat)).toBe('已被其他身份使用');
-    expect(violationText('must be at most 100 characters', 'zh-CN', cat)).toBe('不能超过 100 个字符');
+    // issue 48: a bound is said by the key its violation carries (contract/primitives.ts), never found in its English
+    const tooLong = validate('x'.repeat(101), safeText(100));
+    expect(tooLong.ok ? null : tooLong.violations[0]).toEqual({
+      field: '(body)',
+      message: 'must be at most 100 characters',
+      code: 'text.tooLong',
+      values: { max: 100 },
+    });
+    expect(violationText(tooLong.ok ? '' : tooLong.violations[0], 'zh-CN', cat)).toBe('不能超过 100 个字符');
+    expect(violationText(tooLong.ok ? '' : tooLong.violations[0], 'en', cat)).toBe('must be at most 100 characters');
+    expect(violationText('must be at most 100 characters', 'zh-CN', cat)).toBe('must be at most 100 characters');
     expect(violationText('is required', 'en', cat)).toBe('is required');
     // issue 48: a violation the server said with values is said by its key, its word translated; its English alone is
     // never parsed back apart
@@ -174,8 +186,10 @@ describe('catalogue labels', () => {
     // a rule names the other field by its label (it said "To must not be before from date")
     expect(leaveResource.rules).toContainEqual(expect.objectContaining({ field: 'toDate', message: 'must not be before \u201cFrom\u201d' }));
     // a date in a message is shown as the screen shows dates (it said "(2026-12-02)" beside a field showing "2 Dec 2026")
-    expect(violationText('must not be before today (2026-12-02)', 'en', cat)).toBe('must not be before today (2 Dec 2026)');
-    expect(violationText('must not be before today (2026-12-02)', 'zh-CN', cat)).toBe('不能早于今天（2026年12月2日）');
+    const beforeToday = dayFromTodayViolation('visitDate', '2026-12-01', '2026-12-02')!;
+    expect(beforeToday).toMatchObject({ code: 'day.beforeToday', values: { today: '2026-12-02' } });
+    expect(violationText(beforeToday, 'en', cat)).toBe('must not be before today (2 Dec 2026)');
+    expect(violationText(beforeToday, 'zh-CN', cat)).toBe('不能早于今天（2026年12月2日）');
     expect(labelled('工号', '为必填项', 'zh-CN')).toBe('工号为必填项');
   });
 });
@@ -360,9 +374,9 @@ describe("the server's own sentences", () => {
   });
 });
 
-/** The server's product files (server/, tests left out) and their text. */
-const serverFiles = () => {
-  const root = join(__dirname, '..', '..', 'server');
+/** The server's (or `dir`'s) product files, tests left out, and their text. */
+const serverFiles = (dir = 'server') => {
+  const root = join(__dirname, '..', '..', dir);
   const files: string[] = [];
   const walk = (dir: string) => {
     for (const f of readdirSync(dir)) {
@@ -412,6 +426,32 @@ describe("the server's sentences with values", () => {
     const { DEFAULT_INSTRUCTIONS_KEYS } = await import('../../contract');
     const keys = new Set([...sentences.map((s) => s.key), ...[...DEFAULT_INSTRUCTIONS_KEYS.values()].map((d) => d.code)]);
     expect(Object.keys(zhSentences).filter((k) => !keys.has(k))).toEqual([]);
+  });
+
+  // the contract's own violations with values (contract/primitives.ts, derive.ts, …): made by fill() at their source, one
+  // template a key, said by key with src/i18n/violations.ts's zh-CN; never parsed back apart from their English there
+  it('every violation the contract fills has a key, one template, and a zh-CN with its placeholders in violations.ts', async () => {
+    const { zhViolationSentences } = await import('./violations');
+    const all: { key: string; template: string; where: string }[] = [];
+    // fill itself (messages.ts: its examples are the server's) left out; an array's .fill is no sentence
+    const files = serverFiles('contract').filter(({ f }) => !f.endsWith('/messages.ts'));
+    for (const { f, text } of files)
+      for (const m of text.matchAll(/(?<![.\w])fill\(\s*'([^'\\]+)',\s*'([^'\\]+)'/g)) all.push({ key: m[1], template: m[2], where: f.split('/contract/')[1] });
+    // every fill call is read (one the pattern misses, its template not in quotes, would go unchecked)
+    expect(all.length).toBe(files.reduce((n, { text }) => n + [...text.matchAll(/(?<![.\w])fill\(/g)].length, 0));
+    expect(all.length).toBeGreaterThanOrEqual(12);
+    const templateOf = new Map<string, string>();
+    for (const s of all) expect([s.key, templateOf.get(s.key) ?? s.template]).toEqual([s.key, templateOf.set(s.key, s.template).get(s.key)]);
+    expect(all.filter((s) => typeof zhViolationSentences[s.key] !== 'string').map((s) => `${s.where}: ${s.key}`)).toEqual([]);
+    for (const s of all) expect([s.key, names(zhViolationSentences[s.key])]).toEqual([s.key, names(s.template)]);
+    expect(Object.keys(zhViolationSentences).filter((k) => !templateOf.has(k))).toEqual([]);
+    // violations.ts reads no message apart: no match, exec or RegExp, and no pattern anchored on a template's words
+    // (/^must be at most (\d+) characters$/ was one)
+    const source = readFileSync(join(__dirname, 'violations.ts'), 'utf8');
+    expect(source).not.toMatch(/\.match\(|\.exec\(|matchAll\(|RegExp\(/);
+    const starts = [...new Set(all.map((s) => s.template.split('{')[0].trim()))];
+    expect(starts.length).toBeGreaterThanOrEqual(8);
+    expect(starts.filter((w) => source.includes(`^${w}`) || source.includes(`${w} (\\`))).toEqual([]);
   });
 
   it('are never parsed back apart from their English where a key could say them (the sign-in refusal page, a reference not yours)', () => {

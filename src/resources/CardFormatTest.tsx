@@ -53,7 +53,7 @@ export function CardFormatTest() {
     const wrong = formatViolations(layout);
     // the layout's own mistake, in the console's language (the form shows it on its field as well)
     if (wrong.length) {
-      setAnswer({ ok: false, problem: tx('Fix the layout first: {problem}', { problem: violationText(wrong[0].message, getLocale(), (k, e) => tCat(k, e)) }) });
+      setAnswer({ ok: false, problem: tx('Fix the layout first: {problem}', { problem: violationText(wrong[0], getLocale(), (k, e) => tCat(k, e)) }) });
       return;
     }
     setAnswer(decodeWith(layout, rawBits(raw, layout.bits)));

@@ -154,7 +154,7 @@ export function RecordPanel({
                 refused
                   ? labelled(
                       tx(asking?.reason?.label ?? ''),
-                      violationText(refused.message, locale, (k, e) => tCat(k, e, locale)),
+                      violationText(refused, locale, (k, e) => tCat(k, e, locale)),
                       locale,
                     )
                   : tx('At most {n} characters', { n: asking?.reason?.max ?? 0 })

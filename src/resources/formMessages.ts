@@ -4,7 +4,7 @@ import type { Violation } from '../../contract';
 import { tCat, type Locale } from '../i18n';
 import { labelled, violationText } from '../i18n/violations';
 import { isRepeat, labelOfField, type FieldDef, type Resource } from './defineResource';
-import { fieldName } from './formValues';
+import { fieldName, violationOf } from './formValues';
 
 /** The server's violations by form field name: each with its key and values when it was said with them (issue 48). */
 export type ServerErrors = Record<string, Violation>;
@@ -14,7 +14,7 @@ export const sayViolation = (said: string | Violation, loc: Locale) => violation
 /** A form-level error "<Label> <message>" (see formValues.errorsFrom) in the console's language. */
 export function sayError(text: string, def: FieldDef, loc: Locale): string {
   if (loc === 'en' || !text.startsWith(`${def.label} `)) return text;
-  return labelled(labelOfField(def), sayViolation(text.slice(def.label.length + 1), loc), loc);
+  return labelled(labelOfField(def), sayViolation(violationOf(text) ?? text.slice(def.label.length + 1), loc), loc);
 }
 
 /** Whether a server violation lands on a field of this form (a plain field, or one of a repeated row's). */

@@ -66,6 +66,12 @@ export function labelFor(name: string, sections: FormSection[], withRow = true):
   return name;
 }
 
+// A form error is final-form's text "<Label> <message>"; the violation it was made from (its key and values when it was
+// said with them, issue 48) is kept beside that very text, so the field says it by its key (formMessages.sayError).
+const violationOfError = new Map<string, Violation>();
+/** The violation a form error's text was made from by errorsFrom (the last 500 kept). */
+export const violationOf = (error: string): Violation | undefined => violationOfError.get(error);
+
 /** Violations → a final-form errors object keyed by field names (nested for repeated rows). */
 export function errorsFrom(violations: Violation[], sections: FormSection[]): Record<string, unknown> {
   let errors: Record<string, unknown> = {};
@@ -74,7 +80,12 @@ export function errorsFrom(violations: Violation[], sections: FormSection[]): Re
     // the field's own label, whole ('Facility code: first bit'); a repeated row's without its row ('Credential 2: '),
     // as the message shows under the row's field
     const label = labelFor(name, sections, false);
-    errors = setIn(errors, name, `${label} ${v.message}`) as Record<string, unknown>;
+    const text = `${label} ${v.message}`;
+    if (v.code) {
+      if (violationOfError.size >= 500) violationOfError.delete(violationOfError.keys().next().value!);
+      violationOfError.set(text, v);
+    }
+    errors = setIn(errors, name, text) as Record<string, unknown>;
   }
   return errors;
 }

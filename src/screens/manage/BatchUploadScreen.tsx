@@ -212,7 +212,7 @@ export function BatchUploadScreen() {
                         <td>{e.row}</td>
                         <td>{e.employeeNo ?? ''}</td>
                         <td>{fieldLabel(e.field, loc)}</td>
-                        <td>{violationText(e.message, loc, (k, en) => tCat(k, en, loc))}</td>
+                        <td>{violationText(e, loc, (k, en) => tCat(k, en, loc))}</td>
                       </tr>
                     ))}
                   </tbody>

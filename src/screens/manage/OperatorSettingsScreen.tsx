@@ -53,14 +53,15 @@ const asTyped = (v: Record<string, unknown>) => Object.fromEntries(Object.entrie
 const toNumbers = (v: Record<string, unknown>) =>
   Object.fromEntries(Object.entries(v).map(([k, x]) => [k, /^\s*-?\d+\s*$/.test(String(x ?? '')) ? Number(x) : x]));
 
-function NumberField({ name, label, help, refused }: { name: Key; label: string; help?: string; refused?: string }) {
+function NumberField({ name, label, help, refused }: { name: Key; label: string; help?: string; refused?: Violation }) {
   const locale = useLocale();
   const { input, meta } = useField(name, { subscription: { value: true, error: true, touched: true, dirtySinceLastSubmit: true } });
-  const raw = (meta.touched && meta.error) || (!meta.dirtySinceLastSubmit && refused);
+  // the violation itself (with its key and values when said with them, issue 48), the form's or the server's
+  const raw = ((meta.touched && meta.error) || (!meta.dirtySinceLastSubmit && refused)) as Violation | undefined;
   const message = raw
     ? labelled(
         tx(label),
-        violationText(String(raw), locale, (_k, e) => e),
+        violationText(raw, locale, (_k, e) => e),
         locale,
       )
     : undefined;
@@ -110,7 +111,7 @@ export function OperatorSettingsScreen() {
     });
     return () => sub.unsubscribe();
   }, [settings]);
-  const refused = Object.fromEntries(violations.map((v: Violation) => [v.field, v.message])) as Record<string, string>;
+  const refused = Object.fromEntries(violations.map((v: Violation) => [v.field, v])) as Record<string, Violation>;
   const header = <PageHeader title={routeTitle(route)} icon={route.icon} description={routeDescription(route)} />;
   if (failed)
     return (
@@ -139,7 +140,7 @@ export function OperatorSettingsScreen() {
           initialValues={asTyped(loaded)}
           validate={(values) => {
             const r = validate(toNumbers(values), OperatorSettingsSchema);
-            return r.ok ? {} : Object.fromEntries(r.violations.map((v) => [v.field, v.message]));
+            return r.ok ? {} : Object.fromEntries(r.violations.map((v) => [v.field, v]));
           }}
           onSubmit={(values) => settings.send({ type: 'form.submit', values: toNumbers(values) })}
           render={({ handleSubmit, form }) => {

@@ -13,9 +13,13 @@ describe('the alarm process note (issue 29: it was cut at 1,000 characters witho
     const full = alarmNoteState('x'.repeat(1000), 'en');
     expect(full).toEqual({ counter: '1,000 / 1,000', problem: undefined, over: false });
     const over = alarmNoteState('x'.repeat(1001), 'en');
-    expect(over).toEqual({ counter: '1,001 / 1,000', problem: 'must be at most 1000 characters', over: true });
+    expect(over).toEqual({
+      counter: '1,001 / 1,000',
+      problem: { field: 'note', message: 'must be at most 1000 characters', code: 'text.tooLong', values: { max: 1000 } },
+      over: true,
+    });
   });
   it('refuses a blank note without calling it too long', () => {
-    expect(alarmNoteState('   ', 'en')).toMatchObject({ problem: 'is required', over: false });
+    expect(alarmNoteState('   ', 'en')).toMatchObject({ problem: { message: 'is required' }, over: false });
   });
 });

@@ -35,10 +35,12 @@ const START: Values = { prefix: 'V-', first: 1, count: 50, digits: 4, kind: 'car
 const LIST = '/visitor/credentials';
 const LABELS: Record<keyof Values, string> = { prefix: 'Prefix', first: 'First number', count: 'How many', digits: 'Digits', kind: 'Kind' };
 
-/** What the typed values would add, or why they cannot (field → message), checked as the server checks them. */
-function check(v: Values): { numbers: string[] | null; errors: Partial<Record<keyof Values, string>> } {
+/** A field's violation: its English, with its key and values when said with them (issue 48: said by the key). */
+type Said = Pick<Violation, 'message' | 'code' | 'values'>;
+/** What the typed values would add, or why they cannot (field → violation), checked as the server checks them. */
+function check(v: Values): { numbers: string[] | null; errors: Partial<Record<keyof Values, Said>> } {
   const r = validate({ ...v, prefix: (v.prefix ?? '').toUpperCase() }, VisitorCredentialBatch);
-  if (!r.ok) return { numbers: null, errors: Object.fromEntries(r.violations.map((x: Violation) => [x.field, x.message])) };
+  if (!r.ok) return { numbers: null, errors: Object.fromEntries(r.violations.map((x: Violation) => [x.field, x])) };
   const made = batchNumbers(r.value);
   return 'field' in made ? { numbers: null, errors: { [made.field]: made.message } } : { numbers: made.numbers, errors: {} };
 }
@@ -53,10 +55,7 @@ export function VisitorCredentialBatchScreen() {
     added?: { added: number; firstNumber: string; lastNumber: string };
     violations?: Violation[];
   } | null;
-  const serverErrors = useMemo(
-    () => Object.fromEntries((result?.violations ?? []).map((v) => [v.field, v.message])) as Partial<Record<keyof Values, string>>,
-    [result],
-  );
+  const serverErrors = useMemo(() => Object.fromEntries((result?.violations ?? []).map((v) => [v.field, v])) as Partial<Record<keyof Values, Said>>, [result]);
   useEffect(() => {
     const sub = commands.on('command.done', (e) => {
       const added = (e.result as { added?: { added: number; firstNumber: string; lastNumber: string } }).added;
@@ -72,7 +71,7 @@ export function VisitorCredentialBatchScreen() {
     return () => sub.unsubscribe();
   }, [commands, navigate]);
   // a message names its field ('How many must be a positive whole number'), as on every other form
-  const say = (k: keyof Values, m: string | undefined) =>
+  const say = (k: keyof Values, m: Said | undefined) =>
     m
       ? labelled(
           tx(LABELS[k]),
