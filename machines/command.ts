@@ -4,6 +4,7 @@
 // answer is emitted (`command.done`, `command.failed`) for the view to say in a toast or to read its list again.
 import { assign, emit, setup, type ActorRefFrom, type SnapshotFrom } from 'xstate';
 import { invariants } from './command.invariants';
+import type { Sentence } from '../contract/messages';
 import { errorText, notProvided } from './notProvided';
 
 export interface CommandContext {
@@ -14,7 +15,15 @@ export interface CommandContext {
 }
 /** `input`: what the command needs besides its name (a row's id, the list's filters), given to `run` as it is. */
 export type CommandEvent = { type: 'command.run'; command: string; input?: unknown };
-export type CommandEmitted = { type: 'command.done'; command: string; result: unknown } | { type: 'command.failed'; command: string; error: string };
+/** A failure's `sentence`: its words with their key and values when the server said them so (an ApiError's), for the
+ *  view to say by key (issue 48). */
+export type CommandEmitted =
+  { type: 'command.done'; command: string; result: unknown } | { type: 'command.failed'; command: string; error: string; sentence?: Sentence };
+/** The sentence an error carries (src/api/errors.ts ApiError.sentence) when it is the error's own words. */
+function sentenceOf(error: unknown, text: string): Sentence | undefined {
+  const s = error && typeof error === 'object' ? (error as { sentence?: Partial<Sentence> }).sentence : undefined;
+  return s && typeof s.code === 'string' && s.message === text && s.values && typeof s.values === 'object' ? (s as Sentence) : undefined;
+}
 
 export const commandMachine = setup({
   types: { context: {} as CommandContext, events: {} as CommandEvent, emitted: {} as CommandEmitted },
@@ -47,7 +56,10 @@ export const commandMachine = setup({
           target: 'failed',
           actions: [
             assign({ error: ({ event }) => errorText(event.error, 'The command failed.') }),
-            emit(({ context }) => ({ type: 'command.failed' as const, command: context.command ?? '', error: context.error ?? '' })),
+            emit(({ context, event }) => {
+              const sentence = sentenceOf(event.error, context.error ?? '');
+              return { type: 'command.failed' as const, command: context.command ?? '', error: context.error ?? '', ...(sentence ? { sentence } : {}) };
+            }),
           ],
         },
       },

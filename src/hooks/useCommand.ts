@@ -5,7 +5,8 @@ import { useEffect, useRef } from 'react';
 import type { ActorRefFrom } from 'xstate';
 import { TOAST_MS } from '../../contract';
 import type { commandMachine } from '../../machines/command';
-import { say, tx } from '../i18n';
+import { say, saySentence, tx } from '../i18n';
+import type { Sentence } from '../../contract';
 import { notify } from './console';
 import type { LogicIdOf, ResourceView } from './wiring';
 import { useViewActor } from './useViewActor';
@@ -14,6 +15,9 @@ export type CommandSaid = (command: string, result: unknown) => { title: string;
 
 /** A command actor's id: a registered command logic, or a resource list's `commands:<resource>`. */
 export type CommandId = LogicIdOf<typeof commandMachine> | `${Extract<ResourceView, 'commands'>}:${string}`;
+
+/** A failed command's words in the console's language: by the key of the sentence it carries (issue 48), else its text. */
+export const failureText = (e: { error: string; sentence?: Sentence }): string => (e.sentence ? saySentence(e.sentence) : say(e.error));
 
 export function useCommand(id: CommandId, said: CommandSaid, onDone?: (command: string, result: unknown) => void): ActorRefFrom<typeof commandMachine> {
   const actor = useViewActor(id as LogicIdOf<typeof commandMachine>) as unknown as ActorRefFrom<typeof commandMachine>;
@@ -25,8 +29,8 @@ export function useCommand(id: CommandId, said: CommandSaid, onDone?: (command: 
       if (m) notify({ intent: 'success', ...m, timeoutMs: TOAST_MS });
       latest.current.onDone?.(command, result);
     });
-    const failed = actor.on('command.failed', ({ error }) =>
-      notify({ intent: 'danger', title: tx('That did not work'), message: say(error), timeoutMs: TOAST_MS }),
+    const failed = actor.on('command.failed', (e) =>
+      notify({ intent: 'danger', title: tx('That did not work'), message: failureText(e), timeoutMs: TOAST_MS }),
     );
     return () => {
       done.unsubscribe();
