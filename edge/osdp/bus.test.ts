@@ -294,7 +294,8 @@ describe('a reader that misbehaves', () => {
     const { bus, pds } = await secureLine();
     pds[0].fault({ kind: 'badCrc' });
     await until(() => bus.reader(1)!.counters.crc === 1);
-    await until(() => bus.reader(1)!.counters.retries === 1);
+    // retried at least once (a machine that stalls past a reply timeout adds a retry of its own: it was 2 in a check CI)
+    await until(() => bus.reader(1)!.counters.retries >= 1, 10_000);
     expect(bus.reader(1)).toMatchObject({ state: 'online', secure: true });
   });
 
@@ -412,11 +413,11 @@ describe('a line in use', () => {
     const card = await next<{ bits: string }>(bus, 'card');
     expect(decodeCard(card)).toMatchObject({ ok: true, facility: 7, card: 7 });
     await until(() => bus.reader(4)!.counters.replies >= before + cutSets.length);
-    // never put together wrong; a reply is lost only when the machine let a piece wait past the inter-character time
-    // (socat and this process share 2 busy cores), and then it was torn and asked again, never misread
-    const { timeouts, crc, sequence } = bus.reader(4)!.counters;
+    // never put together wrong: a reply is lost only when the machine let it wait (a piece past the inter-character time:
+    // torn; or the whole reply past the reply timeout, as a check CI at load 13 saw), and then it was asked again, never
+    // misread
+    const { crc, sequence } = bus.reader(4)!.counters;
     expect({ crc, sequence, state: bus.reader(4)!.state }).toEqual({ crc: 0, sequence: 0, state: 'online' });
-    if (timeouts > 0) expect(bus.lineCounters().torn).toBeGreaterThan(0);
   });
 
   // 50 ms apart on an idle machine (about 52-56 ms measured); the bound is kept at 100 ms plus room for a machine
