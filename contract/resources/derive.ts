@@ -241,13 +241,9 @@ export function dayFromTodayViolation(field: string, day: unknown, today: string
   const days = (Date.parse(day) - Date.parse(today)) / 86_400_000;
   if (Number.isNaN(days)) return null;
   if (days < 0) return { field, ...beforeToday(today) };
-  if (days > withinDays)
-    return withinDays === 0
-      ? { field, message: 'must be today' }
-      : withinDays >= DAYS_AHEAD_MAX
-        ? { field, message: 'must be within a year' }
-        : { field, ...beyondToday(withinDays) };
-  return null;
+  if (days <= withinDays) return null;
+  if (withinDays !== 0 && withinDays < DAYS_AHEAD_MAX) return { field, ...beyondToday(withinDays) };
+  return { field, message: withinDays === 0 ? 'must be today' : 'must be within a year' };
 }
 
 /** The rules that hold across fields, on plain values (the form's and the server's). A rule of today's date
