@@ -20,6 +20,7 @@ export * from './edge';
 export * from './osdpReaders';
 export * from './resources';
 export * from './attendanceDaily';
+export * from './attendanceFiles';
 // ./phone (libphonenumber-js, countries-and-timezones) is imported by path where it is used (machines/phone.selectors):
 // through this index it would load with every screen
 export * from './mfa';

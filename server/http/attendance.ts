@@ -10,8 +10,13 @@ import {
   AttendanceSummaryQuery,
   DAILY_ATTENDANCE_API,
   DailyAttendanceQuery,
+  DAILY_FILE_COLUMNS,
+  DAILY_FILE_TIMES,
   PRIV,
+  SUMMARY_FILE_COLUMNS,
+  dailyFileCells,
   periodProblem,
+  summaryFileCells,
   API,
   TimesheetBuild,
   timesheetResource,
@@ -27,34 +32,8 @@ import { sendTable, type Column } from './tabular';
 
 // the files of the attendance screens (issue 29): the one writer's byte-order mark, unique headers, In and Out as ISO
 // 8601 instants with the client's offset and the zone named in their headers; worked time in minutes, as counted
-const DAILY_COLUMNS: Column[] = [
-  { title: 'Name' },
-  { title: 'Employee no.' },
-  { title: 'Team' },
-  { title: 'Shift start' },
-  { title: 'Shift end' },
-  { title: 'In', time: true },
-  { title: 'Out', time: true },
-  { title: 'Worked minutes' },
-  { title: 'Break minutes' },
-  { title: 'Overtime minutes' },
-  { title: 'Status' },
-  { title: 'Late minutes' },
-  { title: 'Leave' },
-];
-const SUMMARY_COLUMNS: Column[] = [
-  { title: 'Name' },
-  { title: 'Employee no.' },
-  { title: 'Team' },
-  { title: 'Scheduled days' },
-  { title: 'Present days' },
-  { title: 'Late days' },
-  { title: 'Absent days' },
-  { title: 'Leave days' },
-  { title: 'Worked minutes' },
-  { title: 'Late minutes' },
-  { title: 'Overtime minutes' },
-];
+const DAILY_COLUMNS: Column[] = DAILY_FILE_COLUMNS.map((title) => ({ title, time: (DAILY_FILE_TIMES as readonly string[]).includes(title) }));
+const SUMMARY_COLUMNS: Column[] = SUMMARY_FILE_COLUMNS.map((title) => ({ title }));
 async function* each<T>(rows: T[], cells: (r: T) => unknown[]) {
   for (const r of rows) yield cells(r);
 }
@@ -78,21 +57,7 @@ export function attendanceRoutes(app: FastifyInstance, { db, publish }: { db: Db
       {
         columns: DAILY_COLUMNS,
         zone: day.zone,
-        rows: each(day.rows, (r) => [
-          r.name,
-          r.employeeNo,
-          r.team,
-          r.shiftStart,
-          r.shiftEnd,
-          r.firstIn,
-          r.lastOut,
-          r.workedMinutes,
-          r.breakMinutes,
-          r.overtimeMinutes,
-          r.status,
-          r.lateMinutes,
-          r.leave,
-        ]),
+        rows: each(day.rows, dailyFileCells),
       },
       { sheet: 'Daily attendance' },
     );
@@ -117,19 +82,7 @@ export function attendanceRoutes(app: FastifyInstance, { db, publish }: { db: Db
       {
         columns: SUMMARY_COLUMNS,
         zone: summary.zone,
-        rows: each(summary.rows, (r) => [
-          r.name,
-          r.employeeNo,
-          r.team,
-          r.scheduledDays,
-          r.presentDays,
-          r.lateDays,
-          r.absentDays,
-          r.leaveDays,
-          r.workedMinutes,
-          r.lateMinutes,
-          r.overtimeMinutes,
-        ]),
+        rows: each(summary.rows, summaryFileCells),
       },
       { sheet: 'Attendance summaries' },
     );

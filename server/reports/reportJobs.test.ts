@@ -14,7 +14,7 @@ import ExcelJS from 'exceljs';
 import { simpleParser, type ParsedMail } from 'mailparser';
 import { SMTPServer } from 'smtp-server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { REPORT_JOB_MAX_ROWS, reportJobsResource } from '../../contract';
+import { ATTENDANCE_SUMMARY_API, REPORT_JOB_MAX_ROWS, reportJobsResource } from '../../contract';
 import { openPostgres } from '../db/db';
 import { startTestServer, type TestServer } from '../testkit';
 import { verifySignature } from '../webhooks/sign';
@@ -211,7 +211,16 @@ describe('scheduled report jobs', () => {
     expect(ran.status).toBe(200);
     const runs = (await s.call('GET', `${api}/${made.body.id}/runs`, { token: hr })).body.items;
     const file = String((await s.call('GET', `${api}/${made.body.id}/runs/${runs[0].id}/file`, { token: hr })).body);
-    expect(file.split('\r\n')[0]).toBe('team,employeeNo,name,scheduledDays,presentDays,lateDays,absentDays,leaveDays,workedMinutes,lateMinutes');
+    // the same file as the Attendance summaries screen's export of that month: its headers, and each row's cells
+    const header = file.replace(/^\uFEFF/, '').split('\r\n')[0];
+    expect(header).toBe('Name,Employee no.,Team,Scheduled days,Present days,Late days,Absent days,Leave days,Worked minutes,Late minutes,Overtime minutes');
+    const screen = await s.call('GET', `${ATTENDANCE_SUMMARY_API}?from=${runs[0].from}&to=${runs[0].to}&format=csv`, { token: hr });
+    expect(screen.status).toBe(200);
+    expect(
+      String(screen.body)
+        .replace(/^\uFEFF/, '')
+        .split('\r\n')[0],
+    ).toBe(header);
     expect(runs[0].from).toMatch(/-01$/); // the month before, from its first day
     // the owner is now the operator, who holds no 3.9.x: the run fails and says why, nothing to download
     const [{ id: operator }] = await q(`select id from users where username = 'operator'`);

@@ -1,6 +1,16 @@
 // What a scheduled report holds (server/reports/index.ts): each kind's columns and rows for the period, as the
 // job's owner may see it (their divisions for the family's view code), read a batch at a time.
-import { ACTIVITY_FILE_COLUMNS, PRIV, activityCells, familyOf } from '../../contract';
+import {
+  ACTIVITY_FILE_COLUMNS,
+  DAILY_FILE_COLUMNS,
+  DAILY_FILE_TIMES,
+  PRIV,
+  SUMMARY_FILE_COLUMNS,
+  activityCells,
+  dailyFileCells,
+  familyOf,
+  summaryFileCells,
+} from '../../contract';
 import { auditEntryOf, type AuditRow } from '../db/queries/audit';
 import { reportJobsResource } from '../../contract/resources/reportJobs';
 import { privilegeEntries } from '../auth/access';
@@ -109,36 +119,14 @@ export async function sourceOf(db: Db, job: Job, period: { from: string; to: str
       async function* of(rows: Cell[][]) {
         yield* rows;
       }
+      // the same headers and cells as the screens' exports (contract/attendanceFiles.ts); the daily one with its day first
       if (job.report === 'daily-attendance') {
         return {
-          columns: cols(
-            ['day', 'team', 'employeeNo', 'name', 'status', 'shiftStart', 'firstIn', 'lastOut', 'workedMinutes', 'lateMinutes', 'leave'],
-            ['firstIn', 'lastOut'],
-          ),
-          rows: of(
-            [...days].flatMap(([day, list]) =>
-              list.map((r) => [day, r.team, r.employeeNo, r.name, r.status, r.shiftStart, r.firstIn, r.lastOut, r.workedMinutes, r.lateMinutes, r.leave]),
-            ),
-          ),
+          columns: cols(['Day', ...DAILY_FILE_COLUMNS], [...DAILY_FILE_TIMES]),
+          rows: of([...days].flatMap(([day, list]) => list.map((r) => [day, ...dailyFileCells(r)] as Cell[]))),
         };
       }
-      return {
-        columns: cols(['team', 'employeeNo', 'name', 'scheduledDays', 'presentDays', 'lateDays', 'absentDays', 'leaveDays', 'workedMinutes', 'lateMinutes']),
-        rows: of(
-          summarise(days).map((r) => [
-            r.team,
-            r.employeeNo,
-            r.name,
-            r.scheduledDays,
-            r.presentDays,
-            r.lateDays,
-            r.absentDays,
-            r.leaveDays,
-            r.workedMinutes,
-            r.lateMinutes,
-          ]),
-        ),
-      };
+      return { columns: cols([...SUMMARY_FILE_COLUMNS]), rows: of(summarise(days).map((r) => summaryFileCells(r) as Cell[])) };
     }
   }
 }
