@@ -48,7 +48,7 @@ export const rolesResource = defineResource({
 
 // ---------- assigning privileges, the privileges screen, operators and operator settings ----------
 import { array, defaulted, nullable, object, optional, size } from 'superstruct';
-import { emailAddress, idInt, int32, requiredText } from '../primitives';
+import { emailAddress, idInt, int32, requiredText, tooShortText, type Problem } from '../primitives';
 
 /** POST `${API.roles}/:id/assign-privileges`: the role's whole set of ticks (replaces the previous one). */
 export const AssignPrivilegesRequest = object({
@@ -88,9 +88,9 @@ export const OperatorSettingsSchema = object({
 export type OperatorSettings = { [K in keyof typeof OperatorSettingsSchema.schema]: number };
 
 /** What a password lacks under the policy (empty: it follows it). Shared by the forms and the server. */
-export function passwordProblems(password: string, p: Pick<OperatorSettings, 'passwordMinLength' | 'passwordClasses'>): string[] {
-  const out: string[] = [];
-  if (password.length < p.passwordMinLength) out.push(`must be at least ${p.passwordMinLength} characters`);
+export function passwordProblems(password: string, p: Pick<OperatorSettings, 'passwordMinLength' | 'passwordClasses'>): Problem[] {
+  const out: Problem[] = [];
+  if (password.length < p.passwordMinLength) out.push(tooShortText(p.passwordMinLength));
   const classes = [/[a-z]/, /[A-Z]/, /[0-9]/, /[^A-Za-z0-9]/].filter((re) => re.test(password)).length;
   if (classes < p.passwordClasses) out.push(`must mix at least ${p.passwordClasses} of: lower case, upper case, digits, symbols`);
   return out;
