@@ -2,7 +2,24 @@
 // console in Chinese, with its count kept and its words translated (src/i18n/sentences.ts), never as the server's
 // English.
 import { expect, test } from './fixtures';
+import type { Page } from '@playwright/test';
 import { bearer, shot, signIn, signInTo } from './helpers';
+
+/** The operator in 简体中文 (set on their account, put back after), and a demo door by name. */
+async function operatorInChinese(page: Page, doorName: string) {
+  await signIn(page, 'operator');
+  const auth = await bearer(page);
+  expect((await page.request.put('/idp/1.0/me/settings', { headers: auth, data: { locale: 'zh-CN' } })).status()).toBe(200);
+  const door = (await (await page.request.get('/event/manage/doors', { headers: auth })).json()).items.find((d: { name: string }) => d.name === doorName);
+  expect(door, `the demo door ${doorName}`).toBeTruthy();
+  return { auth, door: door as { id: number; name: string } };
+}
+/** The live events list open in Chinese, with its first rows. */
+async function eventsInChinese(page: Page) {
+  await page.goto('/monitor/events');
+  await expect(page.locator('html')).toHaveAttribute('lang', 'zh-CN');
+  await expect(page.getByTestId('event-row').first()).toBeVisible();
+}
 
 test('zh-CN: a refusal the server words with values is said in Chinese, its numbers kept', async ({ page }) => {
   test.setTimeout(120_000);
@@ -30,16 +47,9 @@ test('zh-CN: a refusal the server words with values is said in Chinese, its numb
 // events list and the history say it in the operator's language; the English stays the API's.
 test('zh-CN: an event message the server makes is said in Chinese, in the live list and in the history', async ({ page }) => {
   test.setTimeout(120_000);
-  await signIn(page, 'operator');
-  const auth = await bearer(page);
-  expect((await page.request.put('/idp/1.0/me/settings', { headers: auth, data: { locale: 'zh-CN' } })).status()).toBe(200);
-  const door = (await (await page.request.get('/event/manage/doors', { headers: auth })).json()).items.find(
-    (d: { name: string }) => d.name === 'Finance Vault',
-  );
+  const { auth, door } = await operatorInChinese(page, 'Finance Vault');
   try {
-    await page.goto('/monitor/events');
-    await expect(page.locator('html')).toHaveAttribute('lang', 'zh-CN');
-    await expect(page.getByTestId('event-row').first()).toBeVisible();
+    await eventsInChinese(page);
     const sent = await page.request.post(`/event/manage/doors/${door.id}/commands`, { headers: auth, data: { command: 'unlock', force: true } });
     expect(sent.status()).toBe(200);
     const event = await sent.json();
@@ -67,16 +77,9 @@ test('zh-CN: an event message the server makes is said in Chinese, in the live l
 // Chinese in the live list too, its door's name kept.
 test('zh-CN: a device event of the simulator is said in Chinese in the live list', async ({ page }) => {
   test.setTimeout(120_000);
-  await signIn(page, 'operator');
-  const auth = await bearer(page);
-  expect((await page.request.put('/idp/1.0/me/settings', { headers: auth, data: { locale: 'zh-CN' } })).status()).toBe(200);
-  const door = (await (await page.request.get('/event/manage/doors', { headers: auth })).json()).items.find(
-    (d: { name: string }) => d.name === 'Finance Vault',
-  );
+  const { auth, door } = await operatorInChinese(page, 'Finance Vault');
   try {
-    await page.goto('/monitor/events');
-    await expect(page.locator('html')).toHaveAttribute('lang', 'zh-CN');
-    await expect(page.getByTestId('event-row').first()).toBeVisible();
+    await eventsInChinese(page);
     const idle = await (await page.request.post('/api/test/simulate', { headers: auth, data: { kind: 'input.idle', doorId: door.id } })).json();
     expect(idle).toMatchObject({
       message: 'Input idle at Finance Vault',
@@ -95,11 +98,7 @@ test('zh-CN: a device event of the simulator is said in Chinese in the live list
 // said in Chinese; instructions a person wrote would be shown as written.
 test('zh-CN: a forced door’s alarm is said in Chinese, its built-in instructions too', async ({ page }) => {
   test.setTimeout(120_000);
-  await signIn(page, 'operator');
-  const auth = await bearer(page);
-  expect((await page.request.put('/idp/1.0/me/settings', { headers: auth, data: { locale: 'zh-CN' } })).status()).toBe(200);
-  const door = (await (await page.request.get('/event/manage/doors', { headers: auth })).json()).items.find((d: { name: string }) => d.name === 'Server Room');
-  expect(door, 'the demo door Server Room').toBeTruthy();
+  const { auth, door } = await operatorInChinese(page, 'Server Room');
   let alarmId: number | null = null;
   try {
     await page.goto('/monitor/alarms');
