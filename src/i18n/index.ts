@@ -16,7 +16,8 @@ import { initReactI18next } from 'react-i18next';
 import { useSyncExternalStore } from 'react';
 import { CATALOGUE, formatTimeAgo, timeAgo, type DisplayLocale, type Sentence } from '../../contract';
 import { en, zh, type MessageKey } from './common';
-import { catKey } from './catalogue';
+import { enRoutes } from './routes';
+import { catKey, enCatalogue } from './catalogue';
 import { sentenceOf } from './said';
 
 export type Locale = DisplayLocale;
@@ -39,9 +40,7 @@ void i18n.use(initReactI18next).init({
   returnEmptyString: false,
   initAsync: false,
   resources: {
-    // routes and catalogue in English: none kept, every lookup passes its English (the route table's, the declaration's)
-    // as the fallback; building them at start was a walk of the route table and the catalogue before the first frame
-    en: { common: en, text: {}, routes: {}, catalogue: {}, server: {}, privileges: {} },
+    en: { common: en, text: {}, routes: enRoutes(), catalogue: enCatalogue(), server: {}, privileges: {} },
     // the rest of zh-CN arrives with loadLocale('zh-CN') (its own chunk: an English console never downloads it)
     'zh-CN': { common: zh, text: {}, routes: {}, catalogue: {}, server: {}, privileges: {} },
   },
