@@ -73,7 +73,10 @@ test('HR schedules a weekly attendance summary, runs it now and downloads the re
   const saved = readFileSync((await download.path())!, 'utf8');
   expect(saved.startsWith('\uFEFF')).toBe(true); // a byte-order mark: Excel reads the file as UTF-8
   const csv = saved.slice(1);
-  expect(csv.split('\r\n')[0]).toBe('team,employeeNo,name,scheduledDays,presentDays,lateDays,absentDays,leaveDays,workedMinutes,lateMinutes');
+  // the Attendance summaries screen's own file (contract/attendanceFiles.ts)
+  expect(csv.split('\r\n')[0]).toBe(
+    'Name,Employee no.,Team,Scheduled days,Present days,Late days,Absent days,Leave days,Worked minutes,Late minutes,Overtime minutes',
+  );
   expect(csv.split('\r\n').filter(Boolean).length).toBeGreaterThan(1); // the seeded head-office team badges in every working day
 
   await page.setViewportSize({ width: 390, height: 844 });
