@@ -353,27 +353,6 @@ describe('card-format decode problems', () => {
   });
 });
 
-describe("the server's own sentences", () => {
-  it('every fixed error sentence a server route answers has its zh-CN entry (the console shows them in toasts)', () => {
-    const root = join(__dirname, '..', '..', 'server');
-    const files: string[] = [];
-    const walk = (dir: string) => {
-      for (const f of readdirSync(dir)) {
-        const p = join(dir, f);
-        if (statSync(p).isDirectory()) walk(p);
-        else if (p.endsWith('.ts') && !p.endsWith('.test.ts')) files.push(p);
-      }
-    };
-    walk(root);
-    const said = new Set<string>();
-    for (const f of files) for (const m of readFileSync(f, 'utf8').matchAll(/HttpError\((?:4\d\d|503), '([^'\\]+)'/g)) said.add(m[1]);
-    // protocol words, not sentences for a person: the header value §6 names, and a transport detail of journal chunks
-    const NOT_SHOWN = new Set(['JWT-Invalid']);
-    expect(said.size).toBeGreaterThan(20);
-    expect([...said].filter((m) => !NOT_SHOWN.has(m) && !(m in zhText))).toEqual([]);
-  });
-});
-
 /** The server's (or `dir`'s) product files, tests left out, and their text. */
 const serverFiles = (dir = 'server') => {
   const root = join(__dirname, '..', '..', dir);
@@ -388,6 +367,17 @@ const serverFiles = (dir = 'server') => {
   walk(root);
   return files.map((f) => ({ f, text: readFileSync(f, 'utf8') }));
 };
+
+describe("the server's own sentences", () => {
+  it('every fixed error sentence a server route answers has its zh-CN entry (the console shows them in toasts)', () => {
+    const said = new Set<string>();
+    for (const { text } of serverFiles()) for (const m of text.matchAll(/HttpError\((?:4\d\d|503), '([^'\\]+)'/g)) said.add(m[1]);
+    // protocol words, not sentences for a person: the header value §6 names, and a transport detail of journal chunks
+    const NOT_SHOWN = new Set(['JWT-Invalid']);
+    expect(said.size).toBeGreaterThan(20);
+    expect([...said].filter((m) => !NOT_SHOWN.has(m) && !(m in zhText))).toEqual([]);
+  });
+});
 
 describe("the server's sentences with values", () => {
   it('are built with fill(template), never a template literal, except the transport problems an integrator alone sees', () => {
