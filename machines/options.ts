@@ -7,7 +7,7 @@
 //  - labels are kept per target for the signed-in client only: `session.ended` (sign-out, expiry, and a client
 //    switch) stops every request and drops every label and answer, so nothing of another client or user remains.
 // The two REST calls are the `lookup` and `search` actors the embedding provides (src/system/browser.ts).
-import { assign, setup, stopChild, type ActorRefFrom, type SnapshotFrom } from 'xstate';
+import { assign, enqueueActions, setup, stopChild, type ActorRefFrom, type SnapshotFrom } from 'xstate';
 import { OPTION_BATCH_MS, OPTION_IDS_MAX, OPTION_LABELS_MAX, OPTION_SEARCH_PAUSE_MS } from '../contract';
 import { notProvided } from './notProvided';
 
@@ -141,10 +141,14 @@ const optionsSetup = setup({
       return ids.length ? { queued: { ...context.queued, [event.api]: [...(context.queued[event.api] ?? []), ...ids] } } : {};
     }),
     release: stopChild(({ event }) => (event as { actorId?: string }).actorId ?? ''),
-    type: assign(({ context, event }) => {
-      if (event.type !== 'options.search') return {};
+    type: enqueueActions(({ context, event, enqueue }) => {
+      if (event.type !== 'options.search') return;
       const prev = context.searches[event.key];
-      return { searches: { ...context.searches, [event.key]: { ...(prev && prev.api === event.api ? prev : freshSearch(event.api)), typed: event.q } } };
+      // a picker now searching another target: the request for the old one can no longer land, stop it
+      if (prev?.child && prev.api !== event.api) enqueue.stopChild(prev.child);
+      enqueue.assign({
+        searches: { ...context.searches, [event.key]: { ...(prev && prev.api === event.api ? prev : freshSearch(event.api)), typed: event.q } },
+      });
     }),
   },
 });
@@ -173,6 +177,7 @@ export const optionsMachine = optionsSetup.createMachine({
       actions: optionsSetup.enqueueActions(({ context, event, enqueue }) => {
         if (event.type !== 'options.open') return;
         const prev = context.searches[event.key];
+        if (prev?.child && prev.api !== event.api) enqueue.stopChild(prev.child);
         const s = { ...(prev && prev.api === event.api ? prev : freshSearch(event.api)), typed: event.q };
         enqueue.assign(launch({ ...context, searches: { ...context.searches, [event.key]: s } }, event.key, enqueue));
       }),
