@@ -3,13 +3,13 @@
 // does not open; and a secret kept plain before migration 166 is sealed when the server is ready (or when first read),
 // without ending the account's sessions.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { generate, generateSecret } from 'otplib';
+import { generateSecret } from 'otplib';
 import { API, MFA_API } from '../../../contract';
 import { buildServer } from '../../app';
 import { DEMO_PASSWORD } from '../../db/seed';
 import { hashPassword } from '../passwords';
 import { startTestServer, type TestServer } from '../../testkit';
-import { PERIOD_S } from './totp';
+import { codeOf, sendPreviousStepCode, stepNow } from './testkit';
 
 let s: TestServer;
 beforeAll(async () => {
@@ -19,8 +19,6 @@ afterAll(async () => {
   await s.close();
 });
 
-const stepNow = () => Math.floor(Date.now() / 1000 / PERIOD_S);
-const codeOf = (secret: string, step: number) => generate({ secret, epoch: step * PERIOD_S });
 const userId = async (username: string) => Number((await s.db.query<{ id: number }>('select id from users where username = $1', [username])).rows[0].id);
 const rowText = async (table: string, id: number) => JSON.stringify((await s.db.query(`select * from ${table} where user_id = $1`, [id])).rows);
 const kept = async (id: number) =>
@@ -54,7 +52,7 @@ describe('TOTP secrets at rest', () => {
     expect(pending).toContain('v1.');
     expect(pending).not.toContain(secret);
 
-    const done = await s.call('POST', MFA_API.totp, { token, body: { code: await codeOf(secret, stepNow() - 1) } });
+    const done = await sendPreviousStepCode(secret, (code) => s.call('POST', MFA_API.totp, { token, body: { code } }));
     expect(done.status).toBe(200);
     const row = await kept(id);
     expect(row.secret).toBeNull();
