@@ -5,10 +5,20 @@
 // machines/options.invariants.ts rejecting a state that breaks it.
 import { describe, expect, it } from 'vitest';
 import { SimulatedClock, createActor } from 'xstate';
-import { OPTION_LABELS_MAX, OPTION_SEARCH_PAUSE_MS } from '../contract';
+import { OPTION_IDS_MAX, OPTION_LABELS_MAX, OPTION_SEARCH_PAUSE_MS } from '../contract';
 import { emptyOptions, newIds, optionsMachine, withLabels, type OptionsContext, type PickerSearch } from '../machines/options';
 import { invariants } from '../machines/options.invariants';
-import { chosenApart, labelOf, optionRows, selectEpoch, selectNaming, shownOptions } from '../machines/options.selectors';
+import {
+  chosenApart,
+  labelOf,
+  optionRows,
+  selectDetailsOf,
+  selectEpoch,
+  selectLabelsOf,
+  selectNaming,
+  selectSearchOf,
+  shownOptions,
+} from '../machines/options.selectors';
 import { createControls, flush } from './harness';
 
 const DOORS = '/event/manage/doors';
@@ -46,10 +56,26 @@ describe('options rules: which ids a look-up asks', () => {
     const atBound = withLabels(Object.fromEntries(Object.entries(full).slice(1)), { x: 'x' });
     expect(Object.keys(atBound)).toHaveLength(OPTION_LABELS_MAX);
     expect(atBound['2']).toBe('L2');
+    // an old label answered again is kept, the next oldest goes instead
+    const again = withLabels(full, { 1: 'again', [String(OPTION_LABELS_MAX + 1)]: 'new' });
+    expect([again['1'], '2' in again, again['3']]).toEqual(['again', false, 'L3']);
   });
 });
 
 describe('options rules: the batch of a tick', () => {
+  it('splits the ids of a tick into requests of at most OPTION_IDS_MAX, with no empty one', async () => {
+    for (const [n, sizes] of [
+      [OPTION_IDS_MAX, [OPTION_IDS_MAX]],
+      [OPTION_IDS_MAX + 1, [OPTION_IDS_MAX, 1]],
+    ] as const) {
+      const t = start();
+      t.actor.send({ type: 'options.label', api: DOORS, ids: Array.from({ length: n }, (_, i) => i + 1) });
+      t.clock.increment(0);
+      await flush();
+      expect(t.asked().map((x) => (x as { ids: number[] }).ids.length)).toEqual(sizes);
+      expect((t.asked()[0] as { ids: number[] }).ids[OPTION_IDS_MAX - 1]).toBe(OPTION_IDS_MAX);
+    }
+  });
   it('asks nothing for ids all known; gathers only when something is new', async () => {
     const t = start();
     t.actor.send({ type: 'options.label', api: DOORS, ids: [] });
@@ -122,8 +148,15 @@ describe('options rules: the batch of a tick', () => {
     expect(t.ctx().asking).toEqual({ [DOORS]: [1, 2] });
     await t.controls.settle('lookup-2', 'error', new Error('offline'));
     expect(t.ctx().asking).toEqual({ [DOORS]: [1] });
-    await t.controls.settle('lookup-1', 'done', { items: [{ id: 1, label: 'Lobby' }] });
+    await t.controls.settle('lookup-1', 'done', { items: [{ id: 1, label: 'Lobby', detail: 'A' }] });
     expect(t.ctx().asking).toEqual({});
+    // a second answer for the same target adds to what the first named
+    t.actor.send({ type: 'options.label', api: DOORS, ids: [2] });
+    t.clock.increment(0);
+    await flush();
+    await t.controls.settle('lookup-3', 'done', { items: [{ id: 2, label: 'Dock', detail: 'B' }] });
+    expect(t.ctx().labels).toEqual({ [DOORS]: { 1: 'Lobby', 2: 'Dock' } });
+    expect(t.ctx().details).toEqual({ [DOORS]: { 1: 'A', 2: 'B' } });
   });
 });
 
@@ -152,6 +185,14 @@ describe("options rules: a picker's search", () => {
     t.actor.send({ type: 'xstate.done.actor.search-404', actorId: 'search-404', output: { items: [{ id: 5, label: 'x' }] } });
     t.actor.send({ type: 'xstate.error.actor.search-405', actorId: 'search-405', error: new Error('x') });
     expect(t.ctx()).toEqual(before);
+  });
+  it('opened again before its answer: the first request is stopped, the second asks', () => {
+    const t = start();
+    t.actor.send({ type: 'options.open', key: 'k', api: DOORS, q: '' });
+    t.actor.send({ type: 'options.open', key: 'k', api: DOORS, q: 'a' });
+    expect(t.children()).toEqual(['search-2']);
+    expect(t.controls.pending.has('search-1')).toBe(false);
+    expect(t.ctx().searches.k).toMatchObject({ asking: 'a', child: 'search-2' });
   });
   it('opened again for the same target keeps its last answer; for another target starts afresh', async () => {
     const t = start();
@@ -241,6 +282,7 @@ describe("options rules: a picker's search", () => {
     const before = t.ctx();
     t.actor.send({ type: 'options.close', key: 'nope' });
     expect(t.ctx()).toBe(before);
+    expect(t.actor.getSnapshot().status).toBe('active');
   });
   it('sign-out stops every request and forgets everything, counting the drop', async () => {
     const t = start();
@@ -265,6 +307,25 @@ describe("options rules: a picker's search", () => {
 });
 
 describe('options selectors, worked out by hand', () => {
+  it('the labels, details and search of one target or picker; naming while any id asked is queued or on its way', async () => {
+    const t = start();
+    const s0 = t.actor.getSnapshot();
+    expect(selectLabelsOf(DOORS)(s0)).toEqual({});
+    expect(selectLabelsOf(DOORS)(s0)).toBe(selectLabelsOf(ZONES)(s0)); // one stable empty object
+    expect(selectDetailsOf(DOORS)(s0)).toEqual({});
+    expect(selectSearchOf('k')(s0)).toBeUndefined();
+    t.actor.send({ type: 'options.label', api: DOORS, ids: [9] });
+    expect(selectNaming(DOORS, [8, 9])(t.actor.getSnapshot())).toBe(true);
+    t.clock.increment(0);
+    await flush();
+    expect(selectNaming(DOORS, [8, 9])(t.actor.getSnapshot())).toBe(true);
+    expect(selectNaming(ZONES, [9])(t.actor.getSnapshot())).toBe(false);
+    await t.controls.settle('lookup-1', 'done', { items: [{ id: 9, label: 'Gate', detail: 'North' }] });
+    t.actor.send({ type: 'options.open', key: 'k', api: DOORS, q: '' });
+    const s = t.actor.getSnapshot();
+    expect([selectLabelsOf(DOORS)(s), selectDetailsOf(DOORS)(s)]).toEqual([{ 9: 'Gate' }, { 9: 'North' }]);
+    expect(selectSearchOf('k')(s)).toBe(s.context.searches.k);
+  });
   it('labelOf: the name, … while asked, #id when named none', () => {
     expect(labelOf({ 1: 'Lobby', 2: null }, true, 1)).toBe('Lobby');
     expect(labelOf({ 1: 'Lobby', 2: null }, true, 2)).toBe('#2');
@@ -293,6 +354,8 @@ describe('options selectors, worked out by hand', () => {
     expect(shownOptions(s({ items, typed: 'do', failed: true }), 'do')).toEqual({ items: [items[1]], loading: false });
     expect(shownOptions(s({ items }), ' DO ')).toEqual({ items: [items[1]], loading: true });
     expect(shownOptions(s({ items, answered: null, typed: '' }), '')).toEqual({ items, loading: true });
+    // typed back to the text shown while a request for another is still on its way: loading all the same
+    expect(shownOptions(s({ items, asking: 'x', child: 'c' }), 'a')).toEqual({ items, loading: true });
   });
   it('optionRows and chosenApart tell namesakes apart', () => {
     expect(
@@ -306,6 +369,7 @@ describe('options selectors, worked out by hand', () => {
     expect(chosenApart({ 1: 'A', 2: 'A' }, { 2: '' }, 2)).toBe('#2');
     expect(chosenApart({ 1: 'A', 3: 'B' }, {}, 1)).toBeNull();
     expect(chosenApart({ 1: null }, {}, 1)).toBeNull();
+    expect(chosenApart({ 1: null, 2: null }, {}, 1)).toBeNull(); // an unnamed row is told apart from nothing
   });
 });
 
@@ -336,7 +400,49 @@ describe('the invariants of the options actor reject the states that break them'
   const GATHER = 'ids wait for the next request';
   const PAUSE = "no picker's typed text waits for the pause: each is on its way, answered, or its request failed";
   const lk = { 'lookup-1': { api: DOORS, ids: [1, 2] } };
+  const two = (a: PickerSearch, b: PickerSearch) => ({ k: a, j: b });
   const cases: Array<[string, string, ReturnType<typeof snap>, boolean]> = [
+    // two of a kind, one breaking the rule: a rule checked on one of them only would pass
+    [
+      '',
+      CALLS,
+      snap(
+        { lookups: { 'x-lookup': { api: DOORS, ids: [1] } }, asking: { [DOORS]: [1] }, searches: two(search({ asking: 'a', child: 'a-search' }), search({})) },
+        ['a-search', 'x-lookup'],
+      ),
+      true,
+    ],
+    [
+      '',
+      CALLS,
+      snap({ lookups: { 'x-lookup': { api: DOORS, ids: [1] } }, searches: { k: search({ asking: 'a', child: 'a-search' }) } }, ['x-lookup', 'a-search']),
+      true,
+    ],
+    ['', CALLS, snap({ lookups: { a: { api: DOORS, ids: [1] }, bc: { api: DOORS, ids: [2] } } }, ['ab', 'c']), false],
+    [
+      '',
+      WAY,
+      snap({ lookups: { 'lookup-1': { api: DOORS, ids: [1, 2] }, 'lookup-2': { api: ZONES, ids: [5] } }, asking: { [DOORS]: [1, 2], [ZONES]: [5] } }),
+      true,
+    ],
+    [
+      '',
+      WAY,
+      snap({ lookups: { 'lookup-1': { api: DOORS, ids: [1, 2] }, 'lookup-2': { api: ZONES, ids: [5] } }, asking: { [DOORS]: [1, 2], [ZONES]: [6] } }),
+      false,
+    ],
+    ['', WAY, snap({ lookups: { 'lookup-1': { api: DOORS, ids: [1, 2] } }, asking: { [DOORS]: [12] } }), false],
+    ['', MAX, snap({ lookups: { 'lookup-1': { api: DOORS, ids: [1] }, 'lookup-2': { api: DOORS, ids: [] } } }), false],
+    ['', ONCE, snap({ queued: { [DOORS]: [1], [ZONES]: [2, 2] } }), false],
+    ['', ONCE, snap({ queued: { [DOORS]: [1, 3] }, asking: { [DOORS]: [3] } }), false],
+    [
+      '',
+      BOUND,
+      snap({ labels: { [ZONES]: {}, [DOORS]: Object.fromEntries(Array.from({ length: OPTION_LABELS_MAX + 1 }, (_, i) => [String(i), 'x'])) } }),
+      false,
+    ],
+    ['', CHILD, snap({ searches: two(search({}), search({ asking: 'a' })) }), false],
+    ['pause.idle', PAUSE, snap({ searches: two(search({ typed: 'b', answered: 'b' }), search({ typed: 'b', answered: 'a' })) }), false],
     ['', CALLS, snap({}), true],
     ['', CALLS, snap({ lookups: lk, asking: { [DOORS]: [1, 2] } }, ['lookup-1']), true],
     ['', CALLS, snap({ lookups: lk }, []), false],
