@@ -472,7 +472,7 @@ async function seedAttendanceSwipes(tx: Db, client: number): Promise<void> {
   ) => `insert into events (client_id, event_code, event_source_id, event_source_name, event_point_id, event_point_name, message,
       alert, priority, division_id, identity_id, decision, reason, swipe, at)
     select $1, 5000, d.id::text, d.name, d.id::text, d.name, 'Access granted', false, 100, d.division_id, i.id, 'granted', 'granted',
-      jsonb_build_object('doorId', d.id, 'card', c.number, 'side', x.side, 'at', (extract(epoch from x.at) * 1000)::bigint), x.at
+      json_build_object('doorId', d.id, 'card', c.number, 'side', x.side, 'at', (extract(epoch from x.at) * 1000)::bigint), x.at
     from (select timezone tz, (now() at time zone timezone)::date today from clients where id = $1) z
     cross join (select id, name, division_id from doors where ${own()} order by id limit 1) d
     join team_members m on true join teams t on t.id = m.team_id and ${own('t')}

@@ -80,13 +80,14 @@ const fail = (p: Pending, e: unknown) => {
  * with this very statement): one row back instead of one per event (the ids as one text, the time once: at is now(),
  * the same for the whole statement), so the driver parses a row and one date per batch, not thousands. The decided
  * swipes ($14): one JSON array (null: none), zipped in by `rows from`; as jsonb[] each was quoted into an array and
- * parsed twice (issue 47: an edge's resync, a swipe and its Why? chain a row, 150 → 100 µs a row on PGlite).
+ * parsed twice (issue 47: an edge's resync, a swipe and its Why? chain a row, 150 → 100 µs a row on PGlite), and the
+ * column is json, stored as sent, not parsed into jsonb again (migration 195).
  */
 export const eventsInsert = (table: string) => `with ins as (insert into ${table} (client_id, event_code, event_source_id, event_source_name, event_point_id,
     event_point_name, message, alert, priority, division_id, identity_id, decision, reason, swipe, message_code, message_values)
-  select c, code, sid, sname, pid, pname, msg, alert, prio, div, ident, dec, why, nullif(sw, 'null'::jsonb), mc, mv
+  select c, code, sid, sname, pid, pname, msg, alert, prio, div, ident, dec, why, case when json_typeof(sw) = 'null' then null else sw end, mc, mv
   from rows from (unnest($1::int[], $2::int[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text[], $8::boolean[], $9::int[], $10::int[],
-    $11::int[], $12::text[], $13::text[], $15::text[], $16::jsonb[]), jsonb_array_elements($14::jsonb)) as u(c, code, sid, sname, pid, pname, msg, alert, prio, div, ident, dec, why, mc, mv, sw)
+    $11::int[], $12::text[], $13::text[], $15::text[], $16::jsonb[]), json_array_elements($14::json)) as u(c, code, sid, sname, pid, pname, msg, alert, prio, div, ident, dec, why, mc, mv, sw)
   returning id, at)
   select string_agg(id::text, ',' order by id) as ids, min(at) as at from ins`;
 const EVENTS_INSERT = eventsInsert('events');
