@@ -4,7 +4,7 @@
 import { expect as baseExpect, type Page } from './fixtures';
 import { en as common } from '../src/i18n/common';
 import { zhText } from '../src/i18n/text';
-import { enRoutes } from '../src/i18n/routes';
+import { enRoutes } from '../src/app/routeWords';
 import { enCatalogue } from '../src/i18n/catalogue';
 
 const expect = baseExpect.configure({ timeout: 15_000 });

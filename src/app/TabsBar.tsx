@@ -6,7 +6,8 @@ import { Link } from 'react-router-dom';
 import { Button, ContextMenu, Icon, Menu, MenuItem, PopoverNext } from '@blueprintjs/core';
 import { useSelector } from '@xstate/react';
 import { selectViews } from '../../machines/tabs.selectors';
-import { titleText, tx, useT } from '../i18n';
+import { routeTitle, tx, useT } from '../i18n';
+import { matchRoute } from './guard';
 import { useSystemActor } from '../hooks/useSystemActor';
 
 export function TabsBar({ currentPath }: { currentPath: string }) {
@@ -25,7 +26,8 @@ export function TabsBar({ currentPath }: { currentPath: string }) {
       <div className="gh-tabs__scroll">
         {views.map((v) => {
           const active = v.path === currentPath;
-          const title = titleText(v.title);
+          // a tab is a visit of a route: its title is the route's, in the operator's language
+          const title = routeTitle(matchRoute(v.path).route);
           return (
             <ContextMenu key={v.path} content={menu(v.path)} className={`gh-tab${active ? ' gh-tab--active' : ''}`} data-testid="tab" data-path={v.path}>
               <Link to={v.path} aria-current={active ? 'page' : undefined} className="gh-tab__link" title={title}>

@@ -20,7 +20,7 @@ import {
 import { NOT_FOUND_ROUTE, ROUTES, SECTIONS } from '../app/routeTable';
 import { declarationEntries } from './catalogue';
 import { i18n, loadLocale, MESSAGES, setLocale, t, tCat, timeAgoLabel, tRoute, tx } from './index';
-import { enRoutes } from './routes';
+import { enRoutes } from '../app/routeWords';
 import { zhRoutes } from './routes.zh';
 import { derivedZhRoutes, enRouteTemplate } from './routes.derived';
 import { zhText } from './text';

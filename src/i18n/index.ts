@@ -16,8 +16,7 @@ import { initReactI18next } from 'react-i18next';
 import { useSyncExternalStore } from 'react';
 import { CATALOGUE, formatTimeAgo, timeAgo, type DisplayLocale, type Sentence } from '../../contract';
 import { en, zh, type MessageKey } from './common';
-import { enRoutes } from './routes';
-import { catKey, enCatalogue } from './catalogue';
+import { catKey } from './catalogue';
 import { sentenceOf } from './said';
 
 export type Locale = DisplayLocale;
@@ -40,7 +39,9 @@ void i18n.use(initReactI18next).init({
   returnEmptyString: false,
   initAsync: false,
   resources: {
-    en: { common: en, text: {}, routes: enRoutes(), catalogue: enCatalogue(), server: {}, privileges: {} },
+    // routes and catalogue in English: none kept, every lookup passes its English (the route table's, the declaration's)
+    // as the fallback; building them at start was a walk of the route table and the catalogue before the first frame
+    en: { common: en, text: {}, routes: {}, catalogue: {}, server: {}, privileges: {} },
     // the rest of zh-CN arrives with loadLocale('zh-CN') (its own chunk: an English console never downloads it)
     'zh-CN': { common: zh, text: {}, routes: {}, catalogue: {}, server: {}, privileges: {} },
   },
@@ -216,14 +217,3 @@ interface Titled {
 export const routeTitle = (r: Titled, loc: Locale = current()) => tRoute(r.path, r.title, loc);
 export const routeDescription = (r: Titled, loc: Locale = current()) => (r.description ? tRoute(`desc:${r.path}`, r.description, loc) : undefined);
 export const sectionTitle = (s: { id: string; title: string }, loc: Locale = current()) => tRoute(`section.${s.id}`, s.title, loc);
-let pathByTitle: Map<string, string> | null = null;
-/** A title kept in English elsewhere (the tabs actor keeps the route's title) in the language; titles are unique. */
-export function titleText(english: string, loc: Locale = current()): string {
-  if (!pathByTitle) {
-    pathByTitle = new Map();
-    for (const [k, v] of Object.entries(i18n.getResourceBundle('en', 'routes') as Record<string, string>))
-      if (!k.startsWith('desc:') && !k.startsWith('section.')) pathByTitle.set(v, k);
-  }
-  const path = pathByTitle.get(english);
-  return path ? tRoute(path, english, loc) : tx(english, undefined, loc);
-}
