@@ -6,6 +6,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { createActor, createMachine, fromCallback, fromPromise, type AnyActorRef } from 'xstate';
 import { SESSION_CHANGED_ELSEWHERE_MESSAGE, SESSION_EXPIRED_MESSAGE, SIGNED_OUT_ELSEWHERE_MESSAGE } from '../contract';
 import { sessionMachine, type SessionSnapshot } from '../machines/session';
+import { clockOffsetOf, tokenExpiresAt } from '../machines/session.helpers';
 import { mfaSignInMachine } from '../machines/session.mfa';
 import { LOGIN_A, LOGIN_B, ME, NOW, TOKEN_A, TOKEN_B, TOKEN_EXPIRED, USER, USER_B, GRANTS, GRANTS_B, fakeJwt } from './fixtures';
 
@@ -654,5 +655,53 @@ describe('session rules, case by case', () => {
     expect(t.effects.map(([e]) => e)).toEqual(['clear', 'store']);
     expect(t.heardTypes()).toContain('socket.visitor:session.started');
     t.stop();
+  });
+  it('a session alone in its system (no listener started yet) signs in, switches client, adopts and ends without a word to anyone', async () => {
+    const effects: string[] = [];
+    const machine = sessionMachine.provide({
+      actors: {
+        restoreSession: fromPromise(async () => ({ token: TOKEN_A, now: NOW })),
+        fetchMe: fromPromise(async () => ME),
+        selectClient: fromPromise(async () => LOGIN_B),
+        adoptSession: fromPromise(async () => LOGIN_A),
+      } as any,
+      actions: {
+        callLogout: () => void effects.push('logout'),
+        clearStoredSession: () => void effects.push('clear'),
+        storeSession: () => void effects.push('store'),
+      },
+    });
+    const errors: unknown[] = [];
+    const actor = createActor(machine, { input: {} });
+    actor.subscribe({ error: (e) => void errors.push(e) });
+    actor.start();
+    await settle();
+    actor.send({ type: 'session.selectClient', clientId: 2 });
+    await settle();
+    actor.send({ type: 'session.elsewhere', token: TOKEN_A, now: NOW });
+    await settle();
+    actor.send({ type: 'session.elsewhere', token: null, now: NOW });
+    actor.send({ type: 'session.signIn', username: 'admin', password: 'pw' });
+    actor.stop();
+    const again = createActor(machine, { input: {} });
+    again.subscribe({ error: (e) => void errors.push(e) });
+    again.start();
+    await settle();
+    again.send({ type: 'session.signOut' });
+    expect(errors).toEqual([]);
+    expect(actor.getSnapshot().matches({ signedOut: 'signingIn' })).toBe(true);
+    expect(again.getSnapshot().matches({ signedOut: 'idle' })).toBe(true);
+    expect(effects).toEqual(['store', 'store', 'store', 'logout', 'clear']);
+  });
+
+  it("a token's expiry is read only from a finite numeric exp; a clock offset only from finite numbers", () => {
+    const jwt = (payload: string) => `${Buffer.from('{"alg":"HS256"}').toString('base64url')}.${Buffer.from(payload).toString('base64url')}.c2ln`;
+    expect(tokenExpiresAt(jwt('{"exp":1700003600}'))).toBe(1_700_003_600_000);
+    for (const bad of ['{"exp":"1700003600"}', '{"exp":1e400}', '{}', 'not json']) expect(tokenExpiresAt(jwt(bad)), bad).toBeNull();
+    expect(tokenExpiresAt('garbage')).toBeNull();
+    expect(clockOffsetOf(NOW + 1500.6, NOW)).toBe(1501);
+    expect(clockOffsetOf(Infinity, NOW, 7)).toBe(7);
+    expect(clockOffsetOf(NOW, -Infinity, 7)).toBe(7);
+    expect(clockOffsetOf(undefined, NOW, 7)).toBe(7);
   });
 });
