@@ -79,9 +79,8 @@ const fail = (p: Pending, e: unknown) => {
  * A batch's insert (`table`: the events, or the benchmark's scratch copy of them, which measures the database's own limit
  * with this very statement): one row back instead of one per event (the ids as one text, the time once: at is now(),
  * the same for the whole statement), so the driver parses a row and one date per batch, not thousands. The decided
- * swipes ($14): one JSON array (null: none), zipped in by `rows from`; as jsonb[] each was quoted into an array and
- * parsed twice (issue 47: an edge's resync, a swipe and its Why? chain a row, 150 → 100 µs a row on PGlite), and the
- * column is json, stored as sent, not parsed into jsonb again (migration 195).
+ * swipes ($14): one JSON array (null: none), zipped in by `rows from` into a json column, stored as sent (issue 47:
+ * an edge's resync, a swipe and its Why? chain a row; as jsonb[] and jsonb they were parsed again, migration 195).
  */
 export const eventsInsert = (table: string) => `with ins as (insert into ${table} (client_id, event_code, event_source_id, event_source_name, event_point_id,
     event_point_name, message, alert, priority, division_id, identity_id, decision, reason, swipe, message_code, message_values)
