@@ -188,6 +188,7 @@ describe('the session-ending invariants reject the states that break them', () =
       [end.machine as I, IDS, h({ ids: [0] }), false],
       [end.machine as I, IDS, h({ ids: [1.5] }), false],
       [end.machine as I, IDS, h({ ids: [2, 2] }), false],
+      [end.machine as I, IDS, h({ ids: [3, 0] }), false],
       [end.machine as I, BUSY, h({}), true],
       [end.machine as I, BUSY, h({}, { ending: true, busy: true }), true],
       [end.machine as I, BUSY, h({}, { busy: true }), false],

@@ -5,7 +5,9 @@ import { describe, expect, it } from 'vitest';
 import { sessionMachine, type SessionContext, type SessionSnapshot } from '../machines/session';
 import { mfaSignInMachine, type MfaSignInContext } from '../machines/session.mfa';
 import {
+  selectClientId,
   selectClientZone,
+  selectHeldPrivileges,
   selectDisplayZone,
   selectIamProviders,
   selectIsBusy,
@@ -62,6 +64,20 @@ describe('session selectors on hand-made snapshots', () => {
     expect([selectOwnIdentity(noUser), selectClientZone(noUser), selectDisplayZone(noUser, 'Asia/Tokyo')]).toEqual([null, null, 'Asia/Tokyo']);
     const noIdentity = at({ signedIn: 'active' }, { user: { ...USER } as SessionContext['user'] });
     expect([selectOwnIdentity(noIdentity), selectClientZone(noIdentity)]).toEqual([null, null]);
+  });
+
+  it('restoring and busy while the stored session is read; the client and the held privilege ids, the same set for the same grants', () => {
+    const r = at({ restoring: 'fetchingMe' });
+    expect([selectIsRestoring(r), selectIsBusy(r), selectIsSignedIn(r)]).toEqual([true, true, false]);
+    expect(selectIsBusy(at({ signedIn: 'savingSettings' }, { settingsBeforeSave: DEFAULT_SETTINGS }))).toBe(true);
+    const grants = [{ privilegeIds: ['0.1', '9.2.0'], divisionIds: [1], firstParentDivisionIds: [1] }];
+    const s = at({ signedIn: 'active' }, { privileges: grants });
+    expect(selectClientId(s)).toBe(1);
+    expect(selectClientId(at({ signedOut: 'idle' }, { user: null }))).toBeNull();
+    const held = selectHeldPrivileges(s);
+    expect(held.has('0.1') && held.has('9.2.0')).toBe(true);
+    expect(selectHeldPrivileges(at({ signedIn: 'refreshingGrants' }, { privileges: grants }))).toBe(held);
+    expect(selectHeldPrivileges(at({ signedIn: 'active' }, { privileges: [...grants] }))).not.toBe(held);
   });
 
   it('signed out on purpose only when signed out by the operator; expiry or signed in is not', () => {
