@@ -337,7 +337,8 @@ checkModule(
         breaks: [
           ['a target that is not a data-tour attribute', { c: { steps: [step('sidebar'), { target: '#tabs', title: 'Tabs', text: 'Words' }] } }],
           ['a blank title', { c: { steps: [step('sidebar', ' ')] } }],
-          ['blank words', { c: { steps: [step('sidebar', 'Title', '')] } }],
+          ['no words', { c: { steps: [step('sidebar', 'Title', '')] } }],
+          ['blank words', { c: { steps: [step('sidebar', 'Title', '  ')] } }],
         ],
       },
     },

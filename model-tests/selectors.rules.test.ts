@@ -25,6 +25,9 @@ import { pagerOf, sameListView, selectListView, selectPager } from '../machines/
 import type { ReplayViewerContext } from '../machines/journal';
 import { selectJournalActors, selectTimeline } from '../machines/journal.selectors';
 import { mergeEvents, newestFirst } from '../machines/eventOrder';
+import type { SessionSnapshot } from '../machines/session';
+import { selectPhonePlaceholder } from '../machines/phone.selectors';
+import { phonePlaceholder } from '../contract/phone';
 
 const ev = (id: number | string, o: Partial<Event> = {}): Event =>
   ({ id, time: '2026-12-03T10:00:00.000Z', eventCode: 20000, message: `Door ${id} opened`, eventPointName: null, alert: false, ...o }) as unknown as Event;
@@ -80,6 +83,7 @@ describe('live events selectors', () => {
     expect(passesFilter(quiet, '', true)).toBe(false);
     expect(passesFilter(quiet, 'gate', false)).toBe(false); // no point name: not matched by an empty name
     expect(passesFilter(quiet, 'door', false)).toBe(true);
+    expect(passesFilter(quiet, 'here', false)).toBe(false); // nor by any placeholder text
   });
 
   it('show the rows through the filter, and read paused, the held count, the filter and "alarms only"', () => {
@@ -124,6 +128,8 @@ describe('resource list selectors', () => {
     expect(pagerOf({ items: rows(20), total: 40, totalIsAtLeast: false, page: 0, size: 20 }).hasNext).toBe(true);
     // 41 rows: a third page of one
     expect(pagerOf({ items: rows(20), total: 41, totalIsAtLeast: false, page: 1, size: 20 })).toMatchObject({ pages: 3, lastPage: 2, hasNext: true });
+    // an empty page past the first shows no rows: 0 to 0
+    expect(pagerOf({ items: [], total: 40, totalIsAtLeast: false, page: 2, size: 20 })).toMatchObject({ from: 0, to: 0 });
     // under a lower bound, a page shorter than the size is the end
     expect(pagerOf({ items: rows(19), total: 10_000, totalIsAtLeast: true, page: 3, size: 20 })).toMatchObject({ from: 61, to: 79, hasNext: false });
   });
@@ -202,7 +208,7 @@ describe("the Events screen's order", () => {
     const at = (id: number | string, time: string) => ev(id, { time });
     expect(Math.sign(newestFirst(at(1, '2026-12-03T10:00:00Z'), at(2, '2026-12-03T09:00:00Z')))).toBe(-1);
     expect(Math.sign(newestFirst(at(2, '2026-12-03T09:00:00Z'), at(1, '2026-12-03T10:00:00Z')))).toBe(1);
-    expect(newestFirst(at(7, '2026-12-03T10:00:00Z'), at('9', '2026-12-03T10:00:00Z'))).toBe(2);
+    expect(newestFirst(at(7, '2026-12-03T10:00:00Z'), at('19', '2026-12-03T10:00:00Z'))).toBe(12);
     expect(newestFirst(at('live-1', '2026-12-03T10:00:00Z'), at(9, '2026-12-03T10:00:00Z'))).toBe(0);
     expect(newestFirst(at('12a', '2026-12-03T10:00:00Z'), at(9, '2026-12-03T10:00:00Z'))).toBe(0); // not a stored id
     expect(newestFirst(at(9, '2026-12-03T10:00:00Z'), at('a12', '2026-12-03T10:00:00Z'))).toBe(0);
@@ -214,5 +220,14 @@ describe("the Events screen's order", () => {
     const incoming = ev('7', { message: 'new' });
     expect(mergeEvents([ev(7)], [incoming])).toEqual([incoming]);
     expect(mergeEvents([ev(1), ev(2), ev(3)], [], 2).map((e) => e.id)).toEqual([3, 2]);
+  });
+});
+
+describe('the phone placeholder', () => {
+  it("follows the client's zone, else the user's, and has one without a user (signed out)", () => {
+    const snap = (user: unknown) => ({ context: { user } }) as unknown as SessionSnapshot;
+    expect(selectPhonePlaceholder(snap(null))).toBe(phonePlaceholder(undefined));
+    expect(selectPhonePlaceholder(snap({ timezone: 'Europe/Paris' }))).toBe(phonePlaceholder('Europe/Paris'));
+    expect(selectPhonePlaceholder(snap({ timezone: 'Europe/Paris', clientTimezone: 'Asia/Tokyo' }))).toBe(phonePlaceholder('Asia/Tokyo'));
   });
 });
