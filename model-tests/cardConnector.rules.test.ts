@@ -132,6 +132,7 @@ describe('card connector: the ports, worked out by hand', () => {
     expect(c.s().context).toMatchObject({ message: 'Connect failed', link: null });
     expect(c.heard.at(-1)).toEqual({ type: 'cardConnector.failed', message: 'Connect failed' });
     expect(selectConnectorStatusText(c.s())).toBe('Connect failed');
+    expect(selectConnectorStatus(c.s())).toBe('closed');
     expect(selectConnectorNeedsRetry(c.s())).toBe(true);
     c.send({ type: 'cardConnector.disconnect' });
     expect(c.s().value).toBe('idle');
@@ -348,6 +349,7 @@ describe('card connector invariants, each against a state that breaks it', () =>
   const I = invariants;
   it('in every state', () => {
     const port = I['']['the port tried is one of the ports, taken in order (index within the list)'];
+    expect(port(held())).toBe(true);
     expect(port(held({ context: { index: 2 } }))).toBe(true);
     expect(port(held({ context: { index: 3 } }))).toBe(false);
     expect(port(held({ context: { index: -1 } }))).toBe(false);
@@ -372,6 +374,9 @@ describe('card connector invariants, each against a state that breaks it', () =>
     expect(filled(held({ context: { filled: { f: { a: 1 } } } }))).toBe(false);
     expect(filled(held({ context: { filled: { f: null } } }))).toBe(false);
     expect(filled(held({ context: { filled: { f: 'x' } } }))).toBe(false);
+    // one bad value or form among good ones is enough
+    expect(filled(held({ context: { filled: { f: { a: 'x', b: 1 } } } }))).toBe(false);
+    expect(filled(held({ context: { filled: { f: { a: 'x' }, g: null } } }))).toBe(false);
   });
 
   it('idle, attempting, opening, open', () => {
@@ -406,6 +411,7 @@ describe('card connector invariants, each against a state that breaks it', () =>
     expect(read(held())).toBe(false);
     expect(read(held({ context: { card: { ...CARD, name: ' ' } } }))).toBe(false);
     expect(read(held({ context: { card: { ...CARD, idNumber: '' } } }))).toBe(false);
+    expect(read(held({ context: { card: { ...CARD, idNumber: '  ' } } }))).toBe(false);
   });
 
   it('pausing and the three failures', () => {
