@@ -27,23 +27,11 @@ import {
   selectServerAlarmCount,
   selectUnacknowledgedCount,
 } from '../machines/alarms.selectors';
+import { forcedDoorAlarm } from './events';
 import { createControls } from './harness';
 
-const ev = (over: Partial<Event> & Pick<Event, 'id'>): Event => ({
-  eventCode: 6001,
-  eventPointId: 10,
-  eventSourceId: 10,
-  eventPointName: null,
-  eventSourceName: null,
-  message: 'Door forced open',
-  alert: true,
-  acknowledge: false,
-  process: false,
-  eventPoint: [],
-  time: '2024-05-01T10:00:00Z',
-  priority: 3,
-  ...over,
-});
+// the shared forced-door alarm (./events.ts), without a point name and at priority 3, as these rules were worked out
+const ev = (over: Partial<Event> & Pick<Event, 'id'>): Event => forcedDoorAlarm({ eventPointName: null, priority: 3, ...over });
 const ids = (list: readonly { id: Event['id'] }[]) => list.map((a) => a.id);
 
 // ---------- §4: the open list ----------
