@@ -168,7 +168,7 @@ export function createGatehouseSystem(impl: GatehouseImpl, options: Omit<ActorOp
 
 export type GatehouseSystem = ReturnType<typeof createGatehouseSystem>;
 
-/** A long-lived actor by its systemId, typed. Undefined before the root starts. */
+/** A long-lived actor by its systemId, typed. Throws when the root holds none (stopped, or not the Gatehouse root). */
 export function getSystemActor<K extends SystemActorId>(root: AnyActorRef, id: K): SystemActors[K] {
   const ref = root.system.get(id) as SystemActors[K] | undefined;
   if (!ref) throw new Error(`No actor with systemId '${id}': start the Gatehouse system first`);
