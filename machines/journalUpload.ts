@@ -6,7 +6,7 @@
 // journal it uploads. The draw, the journal, the clock and the network are injected (src/system/journalUpload.ts).
 import { assign, setup, type ActorRefFrom, type SnapshotFrom } from 'xstate';
 import { uploadDelayMs } from '../contract';
-import { notProvided } from './notProvided';
+import { errorText, notProvided } from './notProvided';
 
 export interface DecideInput {
   token: string;
@@ -64,8 +64,6 @@ export interface JournalUploadContext {
 }
 
 const isPermanent = (error: unknown) => !!error && typeof error === 'object' && (error as Partial<UploadFailure>).permanent === true;
-const messageOf = (error: unknown) =>
-  error && typeof error === 'object' && typeof (error as UploadFailure).message === 'string' ? (error as UploadFailure).message : String(error);
 
 export const journalUploadMachine = setup({
   types: {
@@ -160,7 +158,11 @@ export const journalUploadMachine = setup({
             input: ({ context }) => ({ token: context.token ?? '', recording: context.recording ?? '', after: context.sent, upTo: null }),
             onDone: { target: 'waiting', actions: assign(({ context, event }) => ({ sent: Math.max(context.sent, event.output.through), failures: 0 })) },
             onError: [
-              { guard: 'permanent', target: '#journalUpload.stopped', actions: assign(({ event }) => ({ stopped: messageOf(event.error) })) },
+              {
+                guard: 'permanent',
+                target: '#journalUpload.stopped',
+                actions: assign(({ event }) => ({ stopped: errorText(event.error, 'The server refused this recording.') })),
+              },
               // the entries stay in the journal; the next attempt sends them, later and later
               { target: 'waiting', actions: assign(({ context }) => ({ failures: context.failures + 1 })) },
             ],
