@@ -1,9 +1,11 @@
 // The icon scan behind `virtual:blueprint-icons`: what it finds is bundled and drawn at once; what it misses is
 // drawn with the icon font until Blueprint's 300 KB chunk of every icon arrives, so it must see every form the
 // console names icons in, the route table's data included.
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { pathToFileURL } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { ROUTES, SECTIONS } from '../src/app/routeTable';
-import { blueprintIconNames, iconNamesIn, usedIconNames } from './vitePlugins';
+import { blueprintIconNames, ICON_NAMES_MODULE, iconNamesIn, iconNamesModule, usedIconNames } from './vitePlugins';
 
 const known = blueprintIconNames();
 
@@ -27,5 +29,27 @@ describe('the icon scan', () => {
     expect(named.length).toBeGreaterThan(20);
     expect(named.filter((n) => known.has(n) && !used.has(n))).toEqual([]);
     expect(named.filter((n) => !known.has(n))).toEqual([]); // a typo would be drawn as nothing
+  });
+});
+
+describe("the small stand-in for Blueprint's iconNames module", () => {
+  it('gives the same IconNamesSet and IconNames as Blueprint’s own, and replaces only that module', async () => {
+    const dir = `${process.cwd()}/.tmp/vitePlugins-test`;
+    mkdirSync(dir, { recursive: true });
+    writeFileSync(`${dir}/iconNames.mjs`, iconNamesModule());
+    const small = (await import(/* @vite-ignore */ pathToFileURL(`${dir}/iconNames.mjs`).href)) as typeof import('@blueprintjs/icons/lib/esm/iconNames');
+    const real = await import('@blueprintjs/icons/lib/esm/iconNames');
+    expect([...small.IconNamesSet]).toEqual([...real.IconNamesSet]);
+    expect(small.IconNamesSet.has('warning-sign')).toBe(true);
+    expect((small.IconNamesSet as Set<string>).has('not-an-icon')).toBe(false);
+    // both spellings, as the loader's loadAll and core's components read them
+    expect(small.IconNames.WarningSign).toBe('warning-sign');
+    expect(small.IconNames.WARNING_SIGN).toBe('warning-sign');
+    expect('Cross' in small.IconNames).toBe(true);
+    expect(Object.keys(small.IconNames)).toEqual(Object.keys(real.IconNames));
+    expect(Object.values(small.IconNames)).toEqual(Object.values(real.IconNames));
+    expect(ICON_NAMES_MODULE.test('/x/node_modules/@blueprintjs/icons/lib/esm/iconNames.js')).toBe(true);
+    expect(ICON_NAMES_MODULE.test('/x/node_modules/@blueprintjs/icons/lib/esm/iconLoader.js')).toBe(false);
+    expect(ICON_NAMES_MODULE.test('/x/node_modules/@blueprintjs/icons/lib/cjs/iconNames.js')).toBe(false);
   });
 });
