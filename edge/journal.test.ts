@@ -42,6 +42,18 @@ describe('the edge journal', () => {
     again.close();
   });
 
+  it('notes no delivery once closed: an upload answered after the edge stopped writes nothing, even with its directory gone', () => {
+    const d = dir();
+    const j = openJournal(d);
+    for (const n of [1, 2, 3]) j.append(event(n));
+    j.delivered(1);
+    j.close(); // the edge stopped; an upload of 2 and 3 was in flight
+    j.delivered(3);
+    expect(j.lastDelivered).toBe(1);
+    rmSync(d, { recursive: true, force: true }); // the bench and tests remove the directory after stop()
+    expect(() => j.delivered(3)).not.toThrow(); // (it threw ENOENT from the upload's answer: the process ended)
+  });
+
   it('drops a line torn by a crash mid-write and numbers on after the last whole one', () => {
     const d = dir();
     const j = openJournal(d);

@@ -171,7 +171,9 @@ export function openJournal(dir: string, opts: { limit?: number; maxAgeMs?: numb
     pendingCount: () => entries.length - firstPending(),
     /** The server has stored every event up to `seq` (it never goes back). */
     delivered(seq: number) {
-      if (seq <= delivered) return;
+      // a closed journal notes nothing more: an upload answered after the edge stopped (its data directory may be gone
+      // already) must not write the mark there; it is a hint, and what it marked is sent again on the next start
+      if (closed || seq <= delivered) return;
       delivered = seq;
       // written whole and renamed into place, not fsync'd: a mark lost in a power cut is an older one (or none), and
       // what it marked is only sent again, which the server stores nothing of (a resend is not a duplicate). The
