@@ -128,6 +128,7 @@ describe('threat level panel rules', () => {
       ['no level in force', read(NONE, false), true],
       ['a level on their site', read(ON_2, false), true],
       ['a level on a site not theirs', read(ON_5, false), false],
+      ['a level on one of their two sites', read(ON_2, false, [{ id: 1, name: 'HQ' }, ...WAREHOUSE]), true],
       ['a level on a site not theirs, though they hold others', read(ON_5, true, [{ id: 1, name: 'HQ' }, ...WAREHOUSE]), false],
       ['a whole-client level, controlling it all', read(WHOLE, true), true],
       ['a whole-client level, controlling some sites', read(WHOLE, false), false],
