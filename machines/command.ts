@@ -44,12 +44,13 @@ export const commandMachine = setup({
       invoke: {
         id: 'run',
         src: 'run',
-        input: ({ context }) => (context.input === undefined ? { command: context.command ?? '' } : { command: context.command ?? '', input: context.input }),
+        // a running command always has its name (set on command.run) and a failed one its words (set just before the notice)
+        input: ({ context }) => (context.input === undefined ? { command: context.command! } : { command: context.command!, input: context.input }),
         onDone: {
           target: 'done',
           actions: [
             assign({ result: ({ event }) => event.output, error: null }),
-            emit(({ context, event }) => ({ type: 'command.done' as const, command: context.command ?? '', result: event.output })),
+            emit(({ context, event }) => ({ type: 'command.done' as const, command: context.command!, result: event.output })),
           ],
         },
         onError: {
@@ -57,8 +58,8 @@ export const commandMachine = setup({
           actions: [
             assign({ error: ({ event }) => errorText(event.error, 'The command failed.') }),
             emit(({ context, event }) => {
-              const sentence = sentenceOf(event.error, context.error ?? '');
-              return { type: 'command.failed' as const, command: context.command ?? '', error: context.error ?? '', ...(sentence ? { sentence } : {}) };
+              const sentence = sentenceOf(event.error, context.error!);
+              return { type: 'command.failed' as const, command: context.command!, error: context.error!, ...(sentence ? { sentence } : {}) };
             }),
           ],
         },
