@@ -6,7 +6,7 @@ import { useSelector } from '@xstate/react';
 import { selectClientId, selectHeldPrivileges, selectIsRestoring, selectIsSignedIn, selectSignedOutOnPurpose } from '../../machines/session.selectors';
 import { ErrorBoundary } from './ErrorBoundary';
 import { Feedback } from './Feedback';
-import { guard, matchRoute, pageTitle } from './guard';
+import { guard, matchRoute, openingScreens, pageTitle } from './guard';
 import { DASHBOARD, LOGIN } from './routeTable';
 import { RouteContext } from './RouteContext';
 import { SCREENS } from './screens';
@@ -27,6 +27,10 @@ wireConsole(consoleWiring);
 /** Settles when the console may render (src/main.tsx waits for it): the icons are ready before the first render, so
  *  none is drawn with the icon font first. */
 export const consoleReady: Promise<void> = installIcons().catch(() => undefined);
+
+// Issue 48: the screen the console opens on (the dashboard, most often) is asked for with the console's code, not
+// after the shell's first render found it missing: its chunk arrives while the shell renders.
+for (const key of openingScreens(window.location.pathname, window.location.search)) void SCREENS[key].preload().catch(() => undefined);
 
 export function App() {
   useTourAtSignIn();

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { guard, landingPath, matchRoute, needsClientFirst, pageTitle, type Visitor } from './guard';
+import { guard, landingPath, matchRoute, needsClientFirst, openingScreens, pageTitle, type Visitor } from './guard';
 
 const signedOut: Visitor = { signedIn: false, held: new Set(), clientId: null };
 const admin: Visitor = { signedIn: true, held: new Set(['0.1', '9.2.0', '0.3.1.0', '3.7.0']), clientId: 1 };
@@ -94,5 +94,20 @@ describe('landingPath (issue 10)', () => {
   });
   it('goes home without an address', () => {
     expect(landingPath(null, operator)).toBe('/dashboard');
+  });
+});
+
+describe('the screens a console opens on (issue 48: fetched with its code)', () => {
+  it("is the address's screen, through the home page's redirect to the dashboard", () => {
+    expect(openingScreens('/', '')).toEqual(['dashboard']);
+    expect(openingScreens('/dashboard', '')).toEqual(['dashboard']);
+    expect(openingScreens('/monitor/alarms', '?x=1')).toEqual(['alarms']);
+    expect(openingScreens('/no/such/page', '')).toEqual(['notFound']);
+  });
+
+  it('is on the sign-in screen also where a sign-in leads: the address to return to, else the dashboard', () => {
+    expect(openingScreens('/login', '')).toEqual(['login', 'dashboard']);
+    expect(openingScreens('/login', '?redirect=%2Fmonitor%2Falarms%3Fpage%3D2')).toEqual(['login', 'alarms']);
+    expect(openingScreens('/login', '?redirect=%2F')).toEqual(['login', 'dashboard']);
   });
 });

@@ -2,7 +2,7 @@
 import { routeTitle } from '../i18n';
 import { matchPath } from 'react-router-dom';
 import { hasPrivilege } from '../../contract';
-import { CLIENTS, DASHBOARD, FORBIDDEN, LOGIN, NOT_FOUND_ROUTE, ROUTES, type RouteDef } from './routeTable';
+import { CLIENTS, DASHBOARD, FORBIDDEN, LOGIN, NOT_FOUND_ROUTE, ROUTES, type RouteDef, type ScreenKey } from './routeTable';
 
 export interface RouteMatch {
   route: RouteDef;
@@ -16,6 +16,20 @@ export function matchRoute(pathname: string, routes: readonly RouteDef[] = ROUTE
     if (m) return { route, params: m.params };
   }
   return { route: NOT_FOUND_ROUTE, params: {} };
+}
+
+/** The screens a console started at this address opens on (issue 48: their chunks are asked for with the console's
+ *  code): the address's (through an `always` redirect: `/` is the dashboard), and on the sign-in screen also the one
+ *  a sign-in leads to, the address it returns to or the dashboard. */
+export function openingScreens(pathname: string, search: string): ScreenKey[] {
+  const at = (path: string) => {
+    const { route } = matchRoute(path);
+    return route.redirect?.kind === 'always' ? matchRoute(route.redirect.to).route : route;
+  };
+  const route = at(pathname);
+  if (route.path !== LOGIN) return [route.screen];
+  const back = new URLSearchParams(search).get('redirect');
+  return [route.screen, at(back ? back.split('?')[0] : DASHBOARD).screen];
 }
 
 export interface Visitor {

@@ -12,9 +12,24 @@ const monitor = () => import('../screens/monitor/index');
 const visitor = () => import('../screens/visitor/index');
 const configure = () => import('../screens/configure/index');
 
-const pick = <K extends string>(load: () => Promise<Record<K, ComponentType>>, name: K) => lazy(async () => ({ default: (await load())[name] }));
+/** A screen's component, and a way to ask for its chunk before it is first rendered. */
+export type LazyScreen = LazyExoticComponent<ComponentType> & { preload(): Promise<unknown> };
 
-export const SCREENS: Record<ScreenKey, LazyExoticComponent<ComponentType>> = {
+const pick = <K extends string>(load: () => Promise<Record<K, ComponentType>>, name: K): LazyScreen => {
+  let loading: Promise<{ default: ComponentType }> | null = null;
+  // asked for once; a failed fetch is asked for again next time (by a later preload, or by React.lazy)
+  const get = () =>
+    (loading ??= load().then(
+      (m) => ({ default: m[name] }),
+      (e: unknown) => {
+        loading = null;
+        throw e;
+      },
+    ));
+  return Object.assign(lazy(get), { preload: get });
+};
+
+export const SCREENS: Record<ScreenKey, LazyScreen> = {
   login: pick(auth, 'LoginScreen'),
   loginRemake: pick(auth, 'LoginRemakeScreen'),
   forgotPassword: pick(auth, 'ForgotPasswordScreen'),
