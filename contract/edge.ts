@@ -145,6 +145,10 @@ export const EdgeSnapshot = object({
   ),
   /** who is where (anti-passback) as the server last knew it: [identity id, zone id or null, ms] */
   presence: array(tuple([id(), nullable(id()), ms()])),
+  /** the event codes that raise an alarm for this client (its alarm types: the defaults and its own), ascending: an
+   *  alarm raised and back to normal while offline is told to the server as such (absent in a snapshot of a server
+   *  before 2026-12-03: the defaults) */
+  alarmCodes: optional(array(integer())),
 });
 export type EdgeSnapshot = Infer<typeof EdgeSnapshot>;
 

@@ -62,6 +62,12 @@ async function controllerDoors(id: number): Promise<number[]> {
 
 beforeAll(async () => {
   s = await startTestServer();
+  // an input going active (2001) is an alarm for Northwind only, by an alarm type of its own (no default raises one on
+  // it): made before any event, so the pipeline's alarm types (read once, then for 30 s) have it
+  await s.db.query(
+    `insert into alarm_types (client_id, event_code, name, priority, instructions)
+     select id, 2001, 'Input active', 3, 'Look at the input' from clients where code = 'NORTHWIND'`,
+  );
   f = await edgeOfFirstController(s);
   ({ northwind, admin, controller, key } = f);
   harbour = Number((await s.db.query<{ id: number }>(`select id from clients where code = 'HARBOUR'`)).rows[0].id);
@@ -809,6 +815,40 @@ describe('Gatehouse Edge', () => {
         ).rows[0];
       expect(await alarmOf(over.message)).toMatchObject({ state: 'processed', note: expect.stringContaining('while its controller was offline') });
       expect(await alarmOf(still.message)).toMatchObject({ state: 'raised' });
+      edge.stop();
+    } finally {
+      proxy.close();
+    }
+  });
+
+  it("a client's own alarm type reaches the edge in its snapshot: raised and back to normal offline, recorded as processed", async () => {
+    const proxy = await proxyTo(Number(new URL(s.base).port));
+    try {
+      const edge = edgeWith(key, proxy.url());
+      // (the snapshot is built when the edge connects: alarm types have no screen that edits them, so no change notice)
+      await until('online with the client’s alarm codes', () => edge.link.online && !!edge.store.held?.snapshot.alarmCodes?.includes(2001));
+      expect(edge.store.held!.snapshot.alarmCodes).toEqual(expect.arrayContaining([6001, 2001]));
+      await proxy.cut();
+      await until('offline', () => !edge.link.online);
+      const input = (code: number, message: string) =>
+        edge.journal.append({
+          at: Date.now(),
+          offline: true,
+          snapshotVersion: edge.store.held!.version,
+          eventCode: code,
+          sourceId: 'input-own-alarm',
+          sourceName: 'bench input',
+          message,
+        });
+      const over = input(2001, `own alarm type raised offline ${Date.now()}`);
+      input(2000, 'the input back to normal offline');
+      await proxy.restore();
+      await until('delivered', () => edge.link.online && edge.journal.pendingCount() === 0, 10_000);
+      const { rows } = await s.db.query<{ state: string; note: string | null }>(
+        'select a.state, a.note from alarms a join events e on e.id = a.event_id where e.message like $1',
+        [`${over.message}%`],
+      );
+      expect(rows).toEqual([{ state: 'processed', note: expect.stringContaining('while its controller was offline') }]);
       edge.stop();
     } finally {
       proxy.close();

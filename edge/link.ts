@@ -7,7 +7,6 @@ import type { Struct } from 'superstruct';
 import WebSocket from 'ws';
 import {
   API,
-  DEFAULT_ALARM_TYPES,
   EDGE_BACKOFF_MS,
   EDGE_CONNECT_PATH,
   EDGE_LIVENESS_MS,
@@ -25,6 +24,7 @@ import {
   type EdgeReaderStatus,
 } from '../contract';
 import type { Journal, JournalEntry } from './journal';
+import { DEFAULT_ALARM_CODES, createOfflineClears } from './offlineClears';
 import type { SnapshotStore } from './snapshot';
 
 export const EDGE_VERSION = '0.1.0';
@@ -77,6 +77,9 @@ export function createLink(opts: LinkOptions) {
   let statusTimer: ReturnType<typeof setInterval> | null = null;
   let uploading = false;
   let uploadAgain = false;
+  const offlineClears = createOfflineClears();
+  let offlineRead = 0; // the journal's events read by offlineClears, up to this number
+  let alarmCodesOf: { list: readonly number[] | undefined; set: ReadonlySet<number> } = { list: undefined, set: new Set(DEFAULT_ALARM_CODES) };
   const refusals: { field: string; message: string; at: number }[] = [];
   const listeners = new Set<(e: 'online' | 'offline' | 'snapshot') => void>();
   const tell = (e: 'online' | 'offline' | 'snapshot') => {
@@ -278,7 +281,11 @@ export function createLink(opts: LinkOptions) {
 
   /** One batch up the device interface: 0 once the server answered it, else how long to wait before sending again. */
   async function sendBatch(batch: JournalEntry[], controller: number): Promise<number> {
-    const cleared = clearedOffline(journal.pending(uploadBatch * 4, batch[0].seq - 1), batch.length);
+    // the alarms of this batch raised offline and back to normal offline (the whole journal read, on from where it was)
+    const codes = store.held?.snapshot.alarmCodes;
+    if (codes !== alarmCodesOf.list) alarmCodesOf = { list: codes, set: new Set(codes ?? DEFAULT_ALARM_CODES) };
+    const cleared = offlineClears.read(journal.pending(Infinity, offlineRead), alarmCodesOf.set, batch, journal.lastDelivered + 1);
+    offlineRead = Math.max(offlineRead, journal.lastSeq);
     const events: DeviceEvent[] = batch.map((e) => ({
       controllerId: controller,
       eventCode: e.eventCode as DeviceEvent['eventCode'],
@@ -366,31 +373,3 @@ export function createLink(opts: LinkOptions) {
 }
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-
-/** The event codes that raise an alarm on the server (its default alarm types). */
-const ALERT_CODES = new Set(DEFAULT_ALARM_TYPES.map((t) => t.eventCode));
-
-/**
- * Of the first `n` events, the alarms raised offline whose point returned to normal (a later event of the same point
- * that raises none) while still offline, within the events looked at: seq → when it returned. The server records
- * those as processed, never as new alarms (issue 47: "an alarm raised and cleared while offline is recorded").
- */
-export function clearedOffline(events: readonly JournalEntry[], n: number): Map<number, number> {
-  const out = new Map<number, number>();
-  const open = new Map<string, number[]>(); // point → seqs of alarms raised offline and not yet back to normal
-  for (let i = 0; i < events.length; i++) {
-    const e = events[i];
-    const point = e.pointId ?? e.sourceId;
-    if (!e.offline) {
-      open.delete(point); // back online first: the server hears the alarm live, and its return as it comes
-      continue;
-    }
-    if (ALERT_CODES.has(e.eventCode)) {
-      if (i < n) open.set(point, [...(open.get(point) ?? []), e.seq]);
-    } else {
-      for (const seq of open.get(point) ?? []) out.set(seq, e.at);
-      open.delete(point);
-    }
-  }
-  return out;
-}
