@@ -1,7 +1,8 @@
 // The operator command's rules (machines/command.ts) that its model test let pass, written down apart from the machine
 // (the mutation run of 2026-12-03, docs/TESTING.md "Mutation score"): the screen's `run` gets the command's name, and
 // its input exactly when the command brought one; a failure without words says 'The command failed.', and the failed
-// notice carries the command and those words. Driven on the real actor with a controllable `run`.
+// notice carries the command and those words, and the error's sentence only when it is a whole one of those words.
+// Driven on the real actor with a controllable `run`.
 import { describe, expect, it } from 'vitest';
 import { createActor } from 'xstate';
 import { commandMachine, type CommandEmitted } from '../machines/command';
@@ -40,5 +41,26 @@ describe('operator command rules', () => {
       { type: 'command.failed', command: 'signIn', error: 'The command failed.' },
       { type: 'command.failed', command: 'signOut', error: 'Visit closed' },
     ]);
+  });
+
+  it("the failed notice carries the error's sentence (issue 48) only when it is a whole sentence of those very words", async () => {
+    const sentence = { message: 'Visit closed', code: 'visit.closed', values: { visitId: 7 } };
+    const cases: Array<[string, unknown, string, boolean]> = [
+      ['a whole sentence of the words', { message: 'Visit closed', sentence }, 'Visit closed', true],
+      ['other words than the sentence', { message: 'Visit is closed', sentence }, 'Visit is closed', false],
+      ['a code that is not text', { message: 'Visit closed', sentence: { ...sentence, code: 42 } }, 'Visit closed', false],
+      ['no values', { message: 'Visit closed', sentence: { message: 'Visit closed', code: 'visit.closed' } }, 'Visit closed', false],
+      ['values null', { message: 'Visit closed', sentence: { ...sentence, values: null } }, 'Visit closed', false],
+      ['values that are text', { message: 'Visit closed', sentence: { ...sentence, values: 'visitId=7' } }, 'Visit closed', false],
+      ['no sentence', new Error('Visit closed'), 'Visit closed', false],
+      ['a failure that is null', null, 'The command failed.', false],
+    ];
+    for (const [what, failure, words, carried] of cases) {
+      const { controls, actor, emitted } = command();
+      actor.send({ type: 'command.run', command: 'signOut' });
+      await controls.settle('run', 'error', failure);
+      const notice = { type: 'command.failed', command: 'signOut', error: words, ...(carried ? { sentence } : {}) };
+      expect([what, emitted]).toEqual([what, [notice]]);
+    }
   });
 });
