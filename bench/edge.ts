@@ -14,8 +14,10 @@
 //   server's welcome, when the edge starts its upload; it has read its journal before, as an edge that ran through the
 //   outage holds it) until the server has every one, events/s.
 //   Reference of the same run: the device interface at saturation (4 senders of 500-event batches back to back with the
-//   same controller key, 8 s). Target: resync at least half the reference. `resync(…, { uploadBatch })` sends larger
-//   batches for an A/B.
+//   same controller key, 8 s). Target: resync at least half the reference. `resync(…, { uploadBatch })` (or
+//   BENCH_EDGE_UPLOAD_BATCH) sends larger batches for an A/B. Beside the rates, how busy the server's process was in each
+//   window (its event loop's use, processor µs per event) and the resyncing edge's processor µs per event: on a shared
+//   machine the rates swing with the load, the processor time per event much less.
 // `npm run bench -- edge`.
 import { spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
@@ -206,8 +208,18 @@ async function edgeProcessMemory(dataDir: string): Promise<{ rssMb: number; peak
   }
 }
 
-/** A door's degraded policy changed on the REST API, until the connected edge holds it. */
-async function changeInForce(): Promise<{ samples: number[]; reference: number; resynced: Resynced }> {
+/** The bench process's (the server's) event loop and processor from a mark: how busy the server was per event. */
+const use = () => ({ elu: performance.eventLoopUtilization(), cpu: process.cpuUsage() });
+const used = (from: ReturnType<typeof use>, events: number) => {
+  const cpu = process.cpuUsage(from.cpu);
+  return {
+    eventLoopBusy: Number(performance.eventLoopUtilization(from.elu).utilization.toFixed(2)),
+    cpuUsPerEvent: Number(((cpu.user + cpu.system) / events).toFixed(1)),
+  };
+};
+
+/** A door's degraded policy changed on the REST API, until the connected edge holds it (then the resync, beside it). */
+export async function changeInForce(): Promise<{ samples: number[]; reference: number; resynced: Resynced; referenceUse: ReturnType<typeof used> }> {
   const bench = await benchDb();
   const server = await benchServer(bench.db);
   const dataDir = mkdtempSync(join(tmpdir(), 'gatehouse-bench-edge-'));
@@ -256,13 +268,18 @@ async function changeInForce(): Promise<{ samples: number[]; reference: number; 
     e.stop();
     edge = null;
     const doorIds = e.store.held!.snapshot.doors.map((x) => x.id);
+    const used0 = use();
+    const t0 = performance.now();
+    if (process.env.BENCH_MARKS) console.log('reference from', process.hrtime.bigint() / 1000n);
     const reference = await deviceIngestRate(server.base, apiKey, controller, doorIds);
+    if (process.env.BENCH_MARKS) console.log('reference to', process.hrtime.bigint() / 1000n);
+    const referenceUse = used(used0, (reference * (performance.now() - t0)) / 1000);
     // a second controller's edge, online, whose live swipes during the resync are timed to the consoles
     const other = Number(rows[1].id);
     const otherKey = await fetch(`${server.base}${controllersResource.api}/${other}/edge-key`, { method: 'POST', headers, body: '{}' });
     if (otherKey.status !== 200) throw new Error(`edge key: ${otherKey.status}`);
     const resynced = await resync(server.base, apiKey, dataDir, doorIds, { key: ((await otherKey.json()) as { apiKey: string }).apiKey, app: server.app });
-    return { samples, reference, resynced };
+    return { samples, reference, resynced, referenceUse };
   } finally {
     edge?.stop();
     await server.close();
@@ -305,6 +322,10 @@ interface Resynced {
   /** live swipes during the resync: at the resyncing edge's doors (decided and journaled; to the consoles behind the
    *  journal's older events) and at another controller's (to the consoles) */
   live: { doorMs: ReturnType<typeof summary>; toConsoleMs: ReturnType<typeof summary>; otherToConsoleMs: ReturnType<typeof summary> };
+  /** the server's process (this one, the beside edge with it) while the resync ran */
+  serverUse: { eventLoopBusy: number; cpuUsPerEvent: number };
+  /** the resyncing edge's process: processor time per event uploaded */
+  edgeCpuUsPerEvent: number;
 }
 
 /**
@@ -380,15 +401,19 @@ export async function resync(
     // the resyncing edge in a process of its own, as on a site; timed from the link's return (the welcome, when it
     // starts its upload): it has read its journal by then, as an edge that kept running through the outage has it
     const args = ['resync', dataDir, base, key, String(RESYNC_EVENTS), String(LIVE_EVERY_MS), doorIds.join(',')];
+    const uploadBatch = opts.uploadBatch ?? (Number(process.env.BENCH_EDGE_UPLOAD_BATCH) || undefined);
     const c = (child = spawn(
       process.execPath,
-      [...edgeNodeArgs(), '--import', 'tsx', 'bench/edgeProcess.ts', ...args, ...(opts.uploadBatch ? [String(opts.uploadBatch)] : [])],
+      [...edgeNodeArgs(), '--import', 'tsx', 'bench/edgeProcess.ts', ...args, ...(uploadBatch ? [String(uploadBatch)] : [])],
       {
         stdio: ['ignore', 'pipe', 'inherit'],
       },
     ));
     const doorMs: number[] = [];
     let online = NaN;
+    let mark = use();
+    let serverUse = used(mark, 1);
+    let edgeCpuUsPerEvent = NaN;
     const ms = await new Promise<number>((resolve, reject) => {
       const timer = setTimeout(() => reject(new Error('resync: not done after 10 minutes')), 600_000);
       c.on('exit', (code) => reject(new Error(`the resyncing edge ended (${code})`)));
@@ -396,10 +421,11 @@ export async function resync(
       c.stdout!.on('data', (b: Buffer) => {
         out += b.toString();
         for (let nl = out.indexOf('\n'); nl >= 0; nl = out.indexOf('\n')) {
-          const m = JSON.parse(out.slice(0, nl)) as { online?: number; swipe?: string; at?: number; doorMs?: number; done?: number };
+          const m = JSON.parse(out.slice(0, nl)) as { online?: number; swipe?: string; at?: number; doorMs?: number; done?: number; cpuUs?: number };
           out = out.slice(nl + 1);
           if (m.online !== undefined) {
             online = m.online;
+            mark = use();
             // BENCH_MARKS=1: the window's ends in the clock of a --cpu-prof profile (µs), to read the resync's samples alone
             if (process.env.BENCH_MARKS) console.log('resync from', process.hrtime.bigint() / 1000n);
             // a card at another controller's door, online beside it, every LIVE_EVERY_MS meanwhile
@@ -415,6 +441,8 @@ export async function resync(
           } else if (m.done !== undefined) {
             if (process.env.BENCH_MARKS) console.log('resync to', process.hrtime.bigint() / 1000n);
             clearTimeout(timer);
+            serverUse = used(mark, RESYNC_EVENTS);
+            edgeCpuUsPerEvent = Number(((m.cpuUs ?? NaN) / RESYNC_EVENTS).toFixed(1));
             resolve(m.done - online);
           }
         }
@@ -429,6 +457,8 @@ export async function resync(
       perS: Math.round(RESYNC_EVENTS / (ms / 1000)),
       ms: Math.round(ms),
       live: { doorMs: summary(doorMs), toConsoleMs: summary(toConsole.own), otherToConsoleMs: summary(toConsole.other) },
+      serverUse,
+      edgeCpuUsPerEvent,
     };
   } finally {
     if (ticker) clearInterval(ticker);
@@ -462,10 +492,13 @@ export async function edgeBench() {
     console.log(`  edge p99 ${pct(edgeRun.samples, 99)} ms, server decide p99 ${pct(server, 99)} ms, journal append on disk p99 ${pct(fsync, 99)} ms`);
     const memory = await edgeProcessMemory(dataDir);
     console.log(`  edge process: ${memory.rssMb} MB resident (peak ${memory.peakMb} MB), snapshot loaded in ${memory.loadMs} ms`);
-    const { samples: change, reference: ingestPerS, resynced } = await changeInForce();
+    const { samples: change, reference: ingestPerS, resynced, referenceUse } = await changeInForce();
     const resyncRatio = Number((resynced.perS / ingestPerS).toFixed(2));
     console.log(
       `  resync of ${resynced.events.toLocaleString()} events: ${resynced.perS}/s; the device interface at saturation ${ingestPerS}/s (${resyncRatio})`,
+    );
+    console.log(
+      `  the server's event loop busy ${resynced.serverUse.eventLoopBusy} of the resync (${resynced.serverUse.cpuUsPerEvent} µs of processor an event), ${referenceUse.eventLoopBusy} at saturation (${referenceUse.cpuUsPerEvent} µs)`,
     );
     const live = resynced.live;
     console.log(
@@ -487,7 +520,7 @@ export async function edgeBench() {
       journalAppendOnDiskMs: summary(fsync),
       edgeProcess: memory,
       changeInForceMs: summary(change),
-      resync: { ...resynced, deviceIngestPerS: ingestPerS, ratio: resyncRatio },
+      resync: { ...resynced, deviceIngestPerS: ingestPerS, deviceIngestServerUse: referenceUse, ratio: resyncRatio },
       target: TARGET,
       met:
         edgeP99 < TARGET.decisionP99Ms &&

@@ -7,7 +7,7 @@
 // - `tsx bench/edgeProcess.ts resync DATA_DIR SERVER KEY EVENTS LIVE_EVERY_MS DOOR,DOOR,… [UPLOAD_BATCH]`: an edge
 //   whose journal holds EVENTS undelivered events, connected to SERVER. One JSON line each: `online` when the server
 //   welcomed it (its upload starts), `swipe` for each live card presented at one of its doors every LIVE_EVERY_MS
-//   (the card, when, and how long the door took to decide and journal it), `done` when the server has every event.
+//   (the card, when, and how long the door took to decide and journal it), `done` when the server has every event (with the processor time the edge used from `online`, µs).
 //   Times are epoch milliseconds with a fraction (performance.timeOrigin + now()), comparable across processes.
 import { performance } from 'node:perf_hooks';
 import { startEdge } from '../edge/main';
@@ -24,9 +24,11 @@ if (process.argv[2] === 'resync') {
   if (edge.journal.undelivered < Number(events)) throw new Error(`the edge opened ${edge.journal.undelivered} undelivered events, not ${events}`);
   let ticker: ReturnType<typeof setInterval> | null = null;
   let online = false;
+  let cpu = process.cpuUsage();
   edge.link.on((what) => {
     if (what !== 'online' || online) return;
     online = true;
+    cpu = process.cpuUsage();
     say({ online: now() });
     let n = 0;
     ticker = setInterval(() => {
@@ -40,7 +42,8 @@ if (process.argv[2] === 'resync') {
   const stop = edge.journal.watch(() => {
     if (!online || edge.journal.undelivered > 0) return;
     stop();
-    say({ done: now() });
+    const used = process.cpuUsage(cpu);
+    say({ done: now(), cpuUs: used.user + used.system });
     if (ticker) clearInterval(ticker);
   });
 } else {
