@@ -12,6 +12,7 @@ const root = document.getElementById('root')!;
 
 let consoleCode: Promise<MountConsole> | null = null;
 function loadConsoleCode(): Promise<MountConsole> {
+  setTimeout(loadTimeZoneData, 0);
   return Promise.all([
     import('./app/App').then(async (m) => {
       await m.consoleReady;
@@ -24,6 +25,18 @@ function loadConsoleCode(): Promise<MountConsole> {
         mountConsole(host, App),
   );
 }
+/** Issue 48: the browser's time zone data is loaded by the first formatter given a zone, and the console's modules
+ *  make theirs as they are evaluated (date-fns-tz's probe, the display zone): tens of milliseconds inside that one
+ *  long task. Made here instead, in a task of its own while the console's code is on its way. */
+function loadTimeZoneData(): void {
+  try {
+    new Intl.DateTimeFormat('en-US', { timeZone: Intl.DateTimeFormat().resolvedOptions().timeZone, hour: '2-digit' }).format(0);
+    new Intl.DateTimeFormat('en-US', { timeZone: 'UTC', hour: '2-digit' }).format(0);
+  } catch {
+    // a browser without time zones: the console's own formatters say so
+  }
+}
+
 /** The console, ready to mount once its code (and the icons it draws) are in; asked for once. */
 const loadConsole = () =>
   (consoleCode ??= loadConsoleCode().catch((e: unknown) => {
