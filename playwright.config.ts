@@ -33,6 +33,8 @@ const chromium = process.env.CHROMIUM_PATH ?? (existsSync(HEADLESS_SHELL) ? HEAD
 export default defineConfig({
   testDir: 'e2e',
   testMatch: '**/*.spec.ts',
+  // one server seeded before the workers start: each server of the run starts from a copy of its database
+  globalSetup: './e2e/globalSetup.ts',
   // two server processes over PostgreSQL and the RabbitMQ relay: only where both exist (.ci/run starts them); in CI
   // always, and it fails there when either is missing instead of dropping out
   testIgnore: (process.env.TEST_DATABASE_URL && process.env.STOMP_RELAY_TEST_URL) || process.env.CI ? [] : ['**/scaleout.spec.ts'],
