@@ -73,10 +73,9 @@ const asPattern = (path: string) => new RegExp(`^${path.replace(/[.]/g, '\\.').r
 const KNOWN: { route: RegExp; rule: string; why: string }[] = [];
 const knownSeen = new Set<(typeof KNOWN)[number]>();
 
-// a trace of every step of this walk (hundreds of DOM snapshots) would cost more than the walk itself; in CI the
-// trace is only recorded on a retry anyway (playwright.config.ts), and the same setting keeps this spec on the
-// worker (and server) every other spec uses instead of starting one of its own
-test.use({ trace: process.env.CI ? 'on-first-retry' : 'off' });
+// (no `test.use({ trace })` here: the trace is a worker's option, and any test.use of it, even of the config's own value,
+// gave this spec a worker, a browser and a server of its own, and the next spec another; CI records a trace only on a
+// retry, playwright.config.ts)
 
 /** A serious or critical violation as the page reports it: the rule, and each node's selector and first finding. */
 interface Serious {

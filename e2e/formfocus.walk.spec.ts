@@ -22,7 +22,7 @@ const PLAIN = WALKED.filter((r) => !r.path.includes(':'));
 const WITH_PARAMS = WALKED.filter((r) => r.path.includes(':'));
 const asPattern = (path: string) => new RegExp(`^${path.replace(/[.]/g, '\\.').replace(/:[A-Za-z]+/g, '[^/?#]+')}$`);
 
-test.use({ trace: 'off' });
+// (no `test.use({ trace: 'off' })`: a worker's option, it gave this walk a worker, a browser and a server of its own)
 
 const view = (path: string) => `[data-testid="view"][data-view-path="${path}"]`;
 
