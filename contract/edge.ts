@@ -152,6 +152,32 @@ export const EdgeSnapshot = object({
 });
 export type EdgeSnapshot = Infer<typeof EdgeSnapshot>;
 
+/** The parts of a snapshot that are lists in ascending order of their elements' key (`id`, or a tuple's first): a
+ *  delta may change them by element (`patch`, contract/edgeDelta.ts) instead of whole. */
+export const EDGE_KEYED_PARTS = [
+  'credentials',
+  'identities',
+  'doors',
+  'readers',
+  'groups',
+  'members',
+  'schedules',
+  'zones',
+  'interlocks',
+  'formats',
+  'presence',
+] as const satisfies readonly (keyof EdgeSnapshot)[];
+export type EdgeKeyedPart = (typeof EDGE_KEYED_PARTS)[number];
+const elementOf = (part: EdgeKeyedPart) => (EdgeSnapshot.schema[part] as unknown as { schema: Struct<unknown> }).schema;
+/** Per keyed part: the elements new or changed (whole), and the keys of those gone. */
+export const EdgePatch = object(
+  Object.fromEntries(EDGE_KEYED_PARTS.map((p) => [p, optional(object({ upsert: array(elementOf(p)), remove: array(id()) }))])) as Record<
+    EdgeKeyedPart,
+    Struct<{ upsert: unknown[]; remove: number[] } | undefined>
+  >,
+);
+export type EdgePatch = Partial<Record<EdgeKeyedPart, { upsert: unknown[]; remove: number[] }>>;
+
 // ---------- server → edge ----------
 export const EdgeWelcome = object({
   type: literal('welcome'),
@@ -182,6 +208,8 @@ export const EdgeDeltaMessage = object({
   hash: size(string(), 64, 64),
   builtAt: ms(),
   set: partial(EdgeSnapshot),
+  /** keyed parts changed by element (applied after `set`; a part is in one or the other) */
+  patch: optional(EdgePatch),
 });
 export type EdgeDeltaMessage = Infer<typeof EdgeDeltaMessage>;
 export const EdgeError = object({ type: literal('error'), field: safeText(200), message: safeText(500) });

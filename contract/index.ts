@@ -17,6 +17,7 @@ export * from './doors';
 export * from './sessions';
 export * from './ingest';
 export * from './edge';
+export * from './edgeDelta';
 export * from './osdpReaders';
 export * from './resources';
 export * from './attendanceDaily';

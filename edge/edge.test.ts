@@ -10,7 +10,8 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import WebSocket from 'ws';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { API, EDGE_CONNECT_PATH, cardReadersResource, controllersResource, doorsResource } from '../contract';
+import { API, EDGE_CONNECT_PATH, cardReadersResource, controllersResource, doorsResource, identitiesResource } from '../contract';
+import { buildSnapshot } from '../server/edge/snapshot';
 import { EMPTY_STATE, decide } from '../access/engine';
 import { startTestServer, type TestServer } from '../server/testkit';
 import { EDGE_VERSION } from './link';
@@ -346,7 +347,7 @@ describe('Gatehouse Edge', () => {
     await until('a newer snapshot', () => (edge.store.held?.version ?? 0) > held.version, 5000);
     expect(Date.now() - changedAt).toBeLessThan(5000);
     // it came as a delta: only the parts of the snapshot that changed
-    expect(logs).toContain(`snapshot version ${edge.store.held!.version} (a delta)`);
+    expect(logs.find((l) => l.startsWith(`snapshot version ${edge.store.held!.version} (a delta: `))).toMatch(/groups|schedules/);
     const now = edge.swipe({ doorId: door, card, at, side: 'exit' });
     expect(now.decision).toMatchObject({ granted: false, reason: 'outside-schedule' });
     expect(
@@ -372,6 +373,30 @@ describe('Gatehouse Edge', () => {
       edgeDegraded: expect.stringMatching(/^(facility|keep|locked):[1-9]\d*(,(facility|keep|locked):[1-9]\d*)*$/),
       edgeMaxOfflineDays: 7,
     });
+    edge.stop();
+  });
+
+  it('one identity renamed reaches the edge as that identity alone (a finer delta), and the snapshot it makes is the server’s', async () => {
+    const edge = edgeWith(key);
+    const held = await until('a snapshot', () => edge.link.online && edge.store.held);
+    const before = held.snapshot.identities;
+    expect(before.length).toBeGreaterThan(2); // (else the part would go whole: half of it or more changed)
+    const who = before[1];
+    const path = `${API.identities}/${who.id}`;
+    const got = (await s.call('GET', path, { token: admin })).body;
+    const writable = Object.entries(identitiesResource.fields).filter(([, f]) => !(f as { readOnly?: boolean }).readOnly);
+    const body = { ...Object.fromEntries(writable.map(([f]) => [f, got[f] ?? null])), lastName: `Renamed${Date.now() % 100000}` };
+    const put = await s.call('PUT', path, { token: admin, body });
+    expect(put.status, JSON.stringify(put.body)).toBe(200);
+    await until('the rename at the edge', () => edge.store.held!.snapshot.identities.find((i) => i.id === who.id)!.name.includes(body.lastName), 5000);
+    const version = edge.store.held!.version;
+    expect(logs).toContain(`snapshot version ${version} (a delta: identities 1 changed, 0 gone)`);
+    // everything else as it was, in the same order; and the server's own build of the snapshot is what the edge holds
+    expect(edge.store.held!.snapshot.identities.map((i) => i.id)).toEqual(before.map((i) => i.id));
+    expect(edge.store.held!.snapshot.identities.filter((i) => i.id !== who.id)).toEqual(before.filter((i) => i.id !== who.id));
+    const index = await s.app.simulator.access.get(northwind);
+    const built = await buildSnapshot(s.db, index, { id: controller, name: held.snapshot.controllerName, clientId: northwind });
+    expect(built.hash).toBe(edge.store.held!.hash);
     edge.stop();
   });
 
@@ -471,6 +496,17 @@ describe('Gatehouse Edge', () => {
     expect(edge.store.acceptDelta(delta(held.version + 5, { maxOfflineDays: 1 }), controller)).toMatchObject({ ok: false, field: 'from' });
     expect(edge.store.acceptDelta(delta(held.version, { maxOfflineDays: 1 }), controller)).toMatchObject({ ok: false, field: 'hash' });
     expect(edge.store.acceptDelta(delta(held.version, { doors: [{ id: 'x' }] }), controller)).toMatchObject({ ok: false });
+    // a patch by element: one whose result is not the snapshot named, or whose element is not one of the part's, refused
+    const someone = held.snapshot.identities[0];
+    const patched = (patch: object) => ({ ...delta(held.version, {}), patch });
+    expect(edge.store.acceptDelta(patched({ identities: { upsert: [{ ...someone, name: 'Forged' }], remove: [] } }), controller)).toMatchObject({
+      ok: false,
+      field: 'hash',
+    });
+    expect(edge.store.acceptDelta(patched({ identities: { upsert: [], remove: [someone.id] } }), controller)).toMatchObject({ ok: false, field: 'hash' });
+    expect(edge.store.acceptDelta(patched({ identities: { upsert: [{ id: someone.id }], remove: [] } }), controller)).toMatchObject({ ok: false });
+    expect(edge.store.acceptDelta(patched({ notAPart: { upsert: [], remove: [] } }), controller)).toMatchObject({ ok: false });
+    expect(edge.store.held!.snapshot.identities[0]).toEqual(someone);
     expect(edge.store.held).toBe(held);
     expect(edge.link.online).toBe(true);
     edge.stop();

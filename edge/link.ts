@@ -202,7 +202,7 @@ export function createLink(opts: LinkOptions) {
         send({ type: 'resync', held: store.held?.version ?? 0 });
         return;
       }
-      log(`snapshot version ${r.version} (a delta)`);
+      log(`snapshot version ${r.version} (a delta: ${r.parts})`);
       tell('snapshot');
       applied();
       return;

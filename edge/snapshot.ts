@@ -5,7 +5,7 @@
 import { createHash } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { EdgeDeltaMessage, EdgeSnapshot, EdgeSnapshotMessage, validate } from '../contract';
+import { EdgeDeltaMessage, EdgeSnapshot, EdgeSnapshotMessage, applyPart, validate } from '../contract';
 import type { AccessGroupFact, AccessIndex, DoorFact } from '../access/engine';
 import { SpecialCalendar } from '../access/schedule';
 import { writeWhole } from './journal';
@@ -105,14 +105,17 @@ export function openSnapshotStore(dir: string, now: () => number = Date.now) {
      * A delta from the server: applied only on the version held (else out of order), and only when the result's hash is
      * the one it names and the result is a whole snapshot of this controller. Refused, nothing changes.
      */
-    acceptDelta(raw: unknown, controllerId: number): { ok: true; version: number } | { ok: false; field: string; message: string } {
+    acceptDelta(raw: unknown, controllerId: number): { ok: true; version: number; parts: string } | { ok: false; field: string; message: string } {
       const r = validate(raw, EdgeDeltaMessage);
       if (!r.ok) return { ok: false, field: `delta: ${r.violations[0]?.field ?? '(body)'}`, message: r.violations[0]?.message ?? 'is not a delta' };
       const m = r.value;
       if (!held || m.from !== held.version)
         return { ok: false, field: 'from', message: `${m.from} is not the version held (${held?.version ?? 'none'}): out of order` };
       if (m.version <= held.version) return { ok: false, field: 'version', message: `${m.version} is not newer than the version held (${held.version})` };
-      const merged = { ...held.snapshot, ...(raw as { set: Record<string, unknown> }).set };
+      const merged: Record<string, unknown> = { ...held.snapshot, ...(raw as { set: Record<string, unknown> }).set };
+      // keyed parts changed by element (contract/edgeDelta.ts); a wrong one makes another hash, refused below
+      for (const [part, p] of Object.entries((raw as { patch?: EdgeDeltaMessage['patch'] }).patch ?? {}))
+        if (p) merged[part] = applyPart(Array.isArray(merged[part]) ? (merged[part] as unknown[]) : [], p);
       const whole = validate(merged, EdgeSnapshot);
       if (!whole.ok) return { ok: false, field: `snapshot: ${whole.violations[0]?.field ?? '(body)'}`, message: whole.violations[0]?.message ?? '' };
       const hash = createHash('sha256').update(JSON.stringify(merged)).digest('hex');
@@ -120,7 +123,14 @@ export function openSnapshotStore(dir: string, now: () => number = Date.now) {
       if (whole.value.controllerId !== controllerId) return { ok: false, field: 'set.controllerId', message: 'is not this controller' };
       held = hold(m.version, m.hash, merged as EdgeSnapshot, now(), m.builtAt);
       save();
-      return { ok: true, version: m.version };
+      // what it changed, for the log: "identities 1 changed, 0 gone; doors whole"
+      const parts = [
+        ...Object.entries((raw as { patch?: EdgeDeltaMessage['patch'] }).patch ?? {}).map(
+          ([k, p]) => `${k} ${p?.upsert.length} changed, ${p?.remove.length} gone`,
+        ),
+        ...Object.keys((raw as { set: object }).set).map((k) => `${k} whole`),
+      ].join('; ');
+      return { ok: true, version: m.version, parts };
     },
     /** Connected: the snapshot held is current now. */
     fresh() {

@@ -18,6 +18,8 @@ import {
   fill,
   EDGE_RECHECK_MS,
   EDGE_COMMAND_TIMEOUT_MS,
+  EDGE_KEYED_PARTS,
+  diffPart,
   EdgeApplied,
   EdgeCommandResult,
   EdgeHello,
@@ -31,6 +33,8 @@ import {
   type EdgeScanCommand,
   type EdgeComsetCommand,
   type EdgeDeltaMessage,
+  type EdgeKeyedPart,
+  type EdgePatch,
   type EdgeSnapshot,
   type EdgeSnapshotMessage,
 } from '../../contract';
@@ -195,10 +199,17 @@ export function createEdgeHub(opts: {
         c.sent = { version, hash, snapshot, builtAt };
         if (before && before.version < version) {
           // the parts that changed, as a delta from the version the edge was sent last
+          // (a keyed part by its elements when few of them changed: contract/edgeDelta.ts)
           const set: Partial<EdgeSnapshot> = {};
-          for (const k of Object.keys(snapshot) as (keyof EdgeSnapshot)[])
-            if (JSON.stringify(snapshot[k]) !== JSON.stringify(before.snapshot[k])) (set as Record<string, unknown>)[k] = snapshot[k];
-          const d: EdgeDeltaMessage = { type: 'delta', from: before.version, version, hash, builtAt, set };
+          const patch: EdgePatch = {};
+          for (const k of Object.keys(snapshot) as (keyof EdgeSnapshot)[]) {
+            if (JSON.stringify(snapshot[k]) === JSON.stringify(before.snapshot[k])) continue;
+            const keyed = (EDGE_KEYED_PARTS as readonly string[]).includes(k) && Array.isArray(before.snapshot[k]);
+            const p = keyed ? diffPart(before.snapshot[k] as unknown[], snapshot[k] as unknown[]) : null;
+            if (p) patch[k as EdgeKeyedPart] = p;
+            else (set as Record<string, unknown>)[k] = snapshot[k];
+          }
+          const d: EdgeDeltaMessage = { type: 'delta', from: before.version, version, hash, builtAt, set, ...(Object.keys(patch).length ? { patch } : {}) };
           send(c, d);
           return;
         }
