@@ -181,25 +181,18 @@ function ChartCard({
   );
 }
 
-/** The longest the charts wait for the browser to be idle after the counts' first frame. */
-const CHARTS_IDLE_TIMEOUT_MS = 1000;
-
-/** True once the frame that first drew the caller is on screen and the browser is idle after it (issue 48: the
- *  charts' code, recharts and d3, is fetched once the dashboard's counts are on screen and the work of showing them
- *  is done, not before; at most CHARTS_IDLE_TIMEOUT_MS later where the browser is never idle). */
+/** True from the frame after the one that first drew the caller (issue 48: the charts' code, recharts and d3, is
+ *  fetched once the dashboard's counts are on screen, not before). */
 function useAfterFirstPaint(): boolean {
   const [painted, setPainted] = useState(false); // visual: the first frame is drawn
   useEffect(() => {
     let timer = 0;
-    let idle = 0;
     const frame = requestAnimationFrame(() => {
-      if (typeof requestIdleCallback === 'function') idle = requestIdleCallback(() => setPainted(true), { timeout: CHARTS_IDLE_TIMEOUT_MS });
-      else timer = window.setTimeout(() => setPainted(true));
+      timer = window.setTimeout(() => setPainted(true));
     });
     return () => {
       cancelAnimationFrame(frame);
       clearTimeout(timer);
-      if (idle) cancelIdleCallback(idle);
     };
   }, []);
   return painted;
