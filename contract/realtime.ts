@@ -140,7 +140,10 @@ export function statusOfCode(code: unknown): StatusCode | null {
 
 /** §4: hardware status values as lower-case hyphenated words: 'Door Forced Open' → 'door-forced-open'. */
 export function normaliseStatus(value: unknown): string {
-  if (typeof value === 'number') return statusOfCode(value)?.status ?? String(value);
+  // a status code, as a number or in text (a device that sends '1012' means online, as 1012 does)
+  const code = statusOfCode(typeof value === 'string' ? value.trim() : value);
+  if (code) return code.status;
+  if (typeof value === 'number') return String(value);
   if (typeof value !== 'string') return 'unknown';
   const words = value
     .trim()

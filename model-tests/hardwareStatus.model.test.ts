@@ -77,6 +77,10 @@ describe('hardware status rules', () => {
     expect(normaliseStatus('  HELD_open ')).toBe('held-open');
     expect(normaliseStatus('doorHeldOpen')).toBe('door-held-open');
     expect(normaliseStatus(2003)).toBe('tamper');
+    // a code sent as text is the same code, not a status called '1012' (found by the mutation work of 2026-12-03)
+    expect(normaliseStatus('1012')).toBe('online');
+    expect(normaliseStatus(' 2003 ')).toBe('tamper');
+    expect(normaliseStatus('99999')).toBe('99999');
     expect(normaliseStatus(undefined)).toBe('unknown');
   });
 
