@@ -13,6 +13,7 @@ import type { AccessIndex } from '../../access/engine';
 import type { Db } from '../db/db';
 import { tenantOf } from '../db/tenant';
 import { loadPresence } from '../doors/presence';
+import { alarmCodesOf } from '../db/queries/edge';
 
 const byId = <T extends { id: number }>(a: T, b: T) => a.id - b.id;
 
@@ -113,12 +114,6 @@ export async function buildSnapshot(
     `select edge_max_offline_days as days from central_properties where ${tenantOf(limitParams, controller.clientId)()}`,
     limitParams,
   );
-  // the codes that raise an alarm for this client: the default alarm types and its own (server/monitor/pipeline.ts)
-  const codeParams: unknown[] = [controller.clientId];
-  const { rows: alarmCodes } = await db.query<{ event_code: number }>(
-    'select distinct event_code from alarm_types where client_id is null or client_id = $1 order by event_code',
-    codeParams,
-  );
   const snapshot: EdgeSnapshot = {
     controllerId: controller.id,
     controllerName: controller.name,
@@ -182,7 +177,7 @@ export async function buildSnapshot(
       .map(([identityId, p]): [number, number | null, number] => [identityId, p.zoneId, p.at])
       .sort((a, b) => a[0] - b[0]),
     // last: a delta that brings it to an edge holding a snapshot without it adds it last, as here (the hash is of the JSON)
-    alarmCodes: alarmCodes.map((r) => Number(r.event_code)),
+    alarmCodes: await alarmCodesOf(db, controller.clientId),
   };
   return { snapshot, hash: snapshotHash(snapshot) };
 }

@@ -52,3 +52,13 @@ export async function hardAntiPassbackDoors(db: Db, clientId: number, controller
   );
   return rows.map((r) => r.name);
 }
+
+/** The event codes that raise an alarm for the client (its snapshot's `alarmCodes`): the default alarm types and its own. */
+export async function alarmCodesOf(db: Db, clientId: number): Promise<number[]> {
+  const params: unknown[] = [];
+  const { rows } = await db.query<{ event_code: number }>(
+    `select distinct event_code from alarm_types where client_id is null or ${tenant(params, clientId)} order by event_code`,
+    params,
+  );
+  return rows.map((r) => Number(r.event_code));
+}
