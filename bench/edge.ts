@@ -14,10 +14,10 @@
 //   server's welcome, when the edge starts its upload; it has read its journal before, as an edge that ran through the
 //   outage holds it) until the server has every one, events/s.
 //   Reference of the same run: the device interface at saturation (4 senders of 500-event batches back to back with the
-//   same controller key, 8 s). Target: resync at least half the reference. `resync(…, { uploadBatch })` (or
-//   BENCH_EDGE_UPLOAD_BATCH) sends larger batches for an A/B. Beside the rates, how busy the server's process was in each
-//   window (its event loop's use, processor µs per event) and the resyncing edge's processor µs per event: on a shared
-//   machine the rates swing with the load, the processor time per event much less.
+//   same controller key, 8 s). Target: resync at least half the reference. BENCH_EDGE_UPLOAD_BATCH sends larger
+//   batches for an A/B. Beside the rates, how busy the server's process was in each window (its event loop's use,
+//   processor µs per event) and the resyncing edge's processor µs per event: on a shared machine the rates swing with
+//   the load, the processor time per event much less.
 // `npm run bench -- edge`.
 import { spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
@@ -334,14 +334,7 @@ interface Resynced {
  * consoles, which it reaches behind the older events, in order) and one at a door of another controller's edge,
  * online beside it: from the swipe to the server's publish to the consoles.
  */
-export async function resync(
-  base: string,
-  key: string,
-  dataDir: string,
-  doorIds: number[],
-  other: { key: string; app: unknown },
-  opts: { uploadBatch?: number } = {},
-): Promise<Resynced> {
+export async function resync(base: string, key: string, dataDir: string, doorIds: number[], other: { key: string; app: unknown }): Promise<Resynced> {
   const journal = openJournal(dataDir);
   const from = journal.lastSeq;
   journal.close();
@@ -401,7 +394,7 @@ export async function resync(
     // the resyncing edge in a process of its own, as on a site; timed from the link's return (the welcome, when it
     // starts its upload): it has read its journal by then, as an edge that kept running through the outage has it
     const args = ['resync', dataDir, base, key, String(RESYNC_EVENTS), String(LIVE_EVERY_MS), doorIds.join(',')];
-    const uploadBatch = opts.uploadBatch ?? (Number(process.env.BENCH_EDGE_UPLOAD_BATCH) || undefined);
+    const uploadBatch = Number(process.env.BENCH_EDGE_UPLOAD_BATCH) || undefined;
     const c = (child = spawn(
       process.execPath,
       [...edgeNodeArgs(), '--import', 'tsx', 'bench/edgeProcess.ts', ...args, ...(uploadBatch ? [String(uploadBatch)] : [])],

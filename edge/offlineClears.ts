@@ -33,8 +33,12 @@ export function createOfflineClears() {
           open.delete(point); // back online first: the server hears the alarm live, and its return as it comes
           continue;
         }
-        if (alarmCodes.has(e.eventCode)) open.set(point, [...(open.get(point) ?? []), e.seq]);
-        else {
+        if (alarmCodes.has(e.eventCode)) {
+          const seqs = open.get(point);
+          if (seqs)
+            seqs.push(e.seq); // in place: a point raised again and again offline stays linear
+          else open.set(point, [e.seq]);
+        } else {
           for (const seq of open.get(point) ?? []) cleared.set(seq, e.at);
           open.delete(point);
         }

@@ -203,11 +203,16 @@ export function createEdgeHub(opts: {
           const set: Partial<EdgeSnapshot> = {};
           const patch: EdgePatch = {};
           for (const k of Object.keys(snapshot) as (keyof EdgeSnapshot)[]) {
-            if (JSON.stringify(snapshot[k]) === JSON.stringify(before.snapshot[k])) continue;
+            // a keyed part is compared element by element once (each element stringified once, not the whole
+            // part and then its elements again); a part most of which changed, or any other, is compared whole
             const keyed = (EDGE_KEYED_PARTS as readonly string[]).includes(k) && Array.isArray(before.snapshot[k]);
             const p = keyed ? diffPart(before.snapshot[k] as unknown[], snapshot[k] as unknown[]) : null;
-            if (p) patch[k as EdgeKeyedPart] = p;
-            else (set as Record<string, unknown>)[k] = snapshot[k];
+            if (p) {
+              if (p.upsert.length || p.remove.length) patch[k as EdgeKeyedPart] = p;
+              continue;
+            }
+            if (JSON.stringify(snapshot[k]) === JSON.stringify(before.snapshot[k])) continue;
+            (set as Record<string, unknown>)[k] = snapshot[k];
           }
           const d: EdgeDeltaMessage = { type: 'delta', from: before.version, version, hash, builtAt, set, ...(Object.keys(patch).length ? { patch } : {}) };
           send(c, d);
