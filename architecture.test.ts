@@ -256,8 +256,6 @@ const sqlOutsideQueries: Record<string, number> = {
   'server/auth/iam/accounts.ts': 13,
   'server/auth/iam/providers.ts': 3,
   'server/auth/iam/routes.ts': 8,
-  'server/auth/mfa/passkeys.ts': 8,
-  'server/auth/mfa/store.ts': 22,
   'server/auth/requestCache.ts': 2,
   'server/batch/routes.ts': 12,
   'server/edge/commands.ts': 1,

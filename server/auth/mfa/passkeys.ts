@@ -27,6 +27,7 @@ import {
   WebAuthnOptions,
 } from '../../../contract';
 import type { Db } from '../../db/db';
+import * as q from '../../db/queries/mfa';
 import * as users from '../../db/queries/users';
 import type { UserRow } from '../../db/queries/users';
 import { HttpError, body } from '../../http/kit';
@@ -64,31 +65,21 @@ export interface StoredPasskey {
 }
 
 export async function keepChallenge(db: Db, challenge: string, userId: number | null, purpose: Purpose, boundTo: string) {
-  await db.query(`delete from webauthn_challenges where expires_at < now()`);
-  await db.query(
-    `insert into webauthn_challenges (challenge, user_id, purpose, bound_to, expires_at) values ($1, $2, $3, $4, now() + $5::int * interval '1 minute')`,
-    [challenge, userId, purpose, boundTo, CHALLENGE_MINUTES],
-  );
+  await q.insertChallenge(db, challenge, userId, purpose, boundTo, CHALLENGE_MINUTES);
 }
 export async function passkeyById(db: Db, id: string): Promise<StoredPasskey | null> {
-  const { rows } = await db.query<{ id: string; user_id: number; public_key: string; counter: string; transports: string }>(
-    'select id, user_id, public_key, counter::text, transports from webauthn_credentials where id = $1',
-    [id],
-  );
-  const r = rows[0];
+  const r = await q.passkeyRow(db, id);
   return r ? { id: r.id, userId: Number(r.user_id), publicKey: r.public_key, counter: Number(r.counter), transports: r.transports } : null;
 }
 async function credentialsOf(db: Db, userId: number) {
-  const { rows } = await db.query<{ id: string; transports: string }>('select id, transports from webauthn_credentials where user_id = $1', [userId]);
-  return rows.map((r) => ({ id: r.id, transports: (r.transports ? r.transports.split(',') : []) as AuthenticatorTransport[] }));
+  return (await q.passkeyTransports(db, userId)).map((r) => ({
+    id: r.id,
+    transports: (r.transports ? r.transports.split(',') : []) as AuthenticatorTransport[],
+  }));
 }
 /** Moves the counter on; false when another sign-in moved it as far meanwhile (a cloned authenticator, or a replay). */
 export async function useCounter(db: Db, id: string, counter: number): Promise<boolean> {
-  const { rows } = await db.query(
-    `update webauthn_credentials set counter = $2, last_used_at = now() where id = $1 and (counter < $2 or ($2 = 0 and counter = 0)) returning id`,
-    [id, counter],
-  );
-  return rows.length > 0;
+  return q.moveCounter(db, id, counter);
 }
 
 // ---------- the routes ----------
@@ -132,12 +123,7 @@ interface Asked {
  */
 export async function answerTo<T>(db: Db, given: Record<string, unknown>, ceremony: Purpose, asked: Asked) {
   const response = responseOf<T>(given);
-  const { rows } = await db.query(
-    `delete from webauthn_challenges where challenge = $1 and user_id is not distinct from $2 and purpose = $3 and bound_to = $4
-       and expires_at > now() returning challenge`,
-    [challengeOf(response.response.clientDataJSON), asked.userId, ceremony, asked.boundTo],
-  );
-  if (rows.length === 0) throw wrongChallenge();
+  if (!(await q.takeChallenge(db, challengeOf(response.response.clientDataJSON), asked.userId, ceremony, asked.boundTo))) throw wrongChallenge();
   return response;
 }
 
@@ -243,14 +229,14 @@ export function passkeyRoutes(o: MfaOptions & { app: import('fastify').FastifyIn
     const recoveryCodes = await db.transaction(async (tx) => {
       await store.keepSession(tx, a.jti);
       const codes = await enrolled(tx, req, u, { factor: 'passkey', name });
-      await tx.query('insert into webauthn_credentials (id, user_id, public_key, counter, transports, name) values ($1, $2, $3, $4, $5, $6)', [
-        info.id,
-        u.id,
-        isoBase64URL.fromBuffer(info.publicKey),
-        info.counter,
-        (info.transports ?? []).join(','),
+      await q.insertPasskey(tx, {
+        id: info.id,
+        userId: u.id,
+        publicKey: isoBase64URL.fromBuffer(info.publicKey),
+        counter: info.counter,
+        transports: (info.transports ?? []).join(','),
         name,
-      ]);
+      });
       return codes;
     });
     const session = a.ticket ? await o.sessionBody(u, req, await h.lifetimeS(u), 'password+passkey') : undefined;
@@ -271,7 +257,7 @@ export function passkeyRoutes(o: MfaOptions & { app: import('fastify').FastifyIn
     await keepsOneFactor(db, u.id, left, 'passkey');
     await db.transaction(async (tx) => {
       await store.keepSession(tx, a.jti);
-      await tx.query('delete from webauthn_credentials where id = $1 and user_id = $2', [id, u.id]);
+      await q.deletePasskey(tx, id, u.id);
       await removed(tx, req, u, { factor: 'passkey', id }, left);
     });
     return { ok: true };
