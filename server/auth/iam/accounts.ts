@@ -4,6 +4,7 @@
 // nothing: no account is made, and an account made before loses what the provider's groups gave it.
 import type { FastifyRequest } from 'fastify';
 import type { Db } from '../../db/db';
+import * as q from '../../db/queries/iam';
 import { audit } from '../../audit/trail';
 import { HttpError, fill } from '../../http/kit';
 import { GROUPS_MAX, GROUP_NAME_MAX, type RoleMapping } from './config';
@@ -62,12 +63,8 @@ async function grantsOf(db: Db, provider: ProviderRef, groups: string[]): Promis
   const wanted = provider.roleMap.filter((m) => held.has(m.group));
   const out = new Map<string, Grant>();
   for (const m of wanted) {
-    const { rows } = await db.query<{ client_id: number; role_id: number }>(
-      `select c.id as client_id, r.id as role_id from clients c join roles r on r.client_id = c.id and r.code = $2
-        where c.code = $1 and c.active and ($3::int is null or c.id = $3::int)`,
-      [m.clientCode, m.roleCode, provider.clientScope],
-    );
-    for (const r of rows) out.set(`${r.client_id}:${r.role_id}`, { clientId: Number(r.client_id), roleId: Number(r.role_id) });
+    for (const r of await q.mappedRoles(db, m.clientCode, m.roleCode, provider.clientScope))
+      out.set(`${r.client_id}:${r.role_id}`, { clientId: Number(r.client_id), roleId: Number(r.role_id) });
   }
   return [...out.values()];
 }
@@ -82,19 +79,13 @@ async function freeUsername(db: Db, p: ProviderPerson): Promise<string> {
       .slice(0, USERNAME_MAX - 4) || 'iam-user';
   for (let n = 1; n < 1000; n++) {
     const name = n === 1 ? base : `${base}.${n}`;
-    const { rows } = await db.query('select 1 from users where lower(username) = lower($1)', [name]);
-    if (!rows.length) return name;
+    if (!(await q.usernameTaken(db, name))) return name;
   }
   throw new HttpError(409, 'No free username could be made for this person');
 }
 
 const grantView = async (db: Db, userId: number, provider: string) =>
-  (
-    await db.query<{ client_id: number; role_code: string }>(
-      'select client_id, role_code from user_grants where user_id = $1 and iam_provider = $2 order by client_id, role_code',
-      [userId, provider],
-    )
-  ).rows.map((r) => ({ clientId: Number(r.client_id), role: r.role_code }));
+  (await q.providerGrants(db, userId, provider)).map((r) => ({ clientId: Number(r.client_id), role: r.role_code }));
 
 /**
  * Makes or updates the person's account from what the provider said; returns its id. Refused (403, in words) when
@@ -104,13 +95,12 @@ export async function signInPerson(db: Db, req: FastifyRequest, provider: Provid
   const groups = groupsOf(person.groups);
   const grants = await grantsOf(db, provider, groups);
   const refusal = await db.transaction(async (tx) => {
-    const linked = await tx.query<{ user_id: number }>('select user_id from iam_accounts where provider = $1 and subject = $2', [provider.key, person.subject]);
-    let userId = linked.rows[0] ? Number(linked.rows[0].user_id) : null;
+    let userId = await q.linkedAccount(tx, provider.key, person.subject);
     if (!grants.length) {
       if (userId === null) return NO_MAPPED_GROUP;
       const before = await grantView(tx, userId, provider.key);
-      await tx.query('delete from user_grants where user_id = $1 and iam_provider = $2', [userId, provider.key]);
-      await tx.query("update sessions set ended_at = now(), ended_by = 'identity provider' where user_id = $1 and ended_at is null", [userId]);
+      await q.deleteProviderGrants(tx, userId, provider.key);
+      await q.endSessionsByProvider(tx, userId);
       for (const clientId of new Set(before.map((g) => g.clientId)))
         await audit(tx, req, {
           clientId,
@@ -126,13 +116,15 @@ export async function signInPerson(db: Db, req: FastifyRequest, provider: Provid
     const clients = [...new Set(grants.map((g) => g.clientId))];
     if (userId === null) {
       const username = await freeUsername(tx, person);
-      const { rows } = await tx.query<{ id: number }>(
-        `insert into users (username, password_hash, name, email, multi_tenancy, home_client_id, selected_client_id)
-         values ($1, '!iam', $2, $3, $4, $5, $6) returning id`,
-        [username, (person.name ?? username).slice(0, 200), person.email, clients.length > 1, clients[0], clients.length === 1 ? clients[0] : null],
-      );
-      userId = Number(rows[0].id);
-      await tx.query('insert into iam_accounts (provider, subject, user_id) values ($1, $2, $3)', [provider.key, person.subject, userId]);
+      userId = await q.insertIamUser(tx, {
+        username,
+        name: (person.name ?? username).slice(0, 200),
+        email: person.email,
+        multiTenancy: clients.length > 1,
+        homeClientId: clients[0],
+        selectedClientId: clients.length === 1 ? clients[0] : null,
+      });
+      await q.linkAccount(tx, provider.key, person.subject, userId);
       for (const clientId of clients)
         await audit(tx, req, {
           clientId,
@@ -144,26 +136,19 @@ export async function signInPerson(db: Db, req: FastifyRequest, provider: Provid
           after: { username, provider: provider.key },
         });
     } else {
-      const disabled = await tx.query('select 1 from users where id = $1 and disabled', [userId]);
-      if (disabled.rows.length) return 'This account is disabled in Gatehouse: ask your administrator.';
-      await tx.query(
-        `update users set name = coalesce($2, name), email = coalesce($3, email), multi_tenancy = multi_tenancy or $4,
-            selected_client_id = case when $5::int is not null then $5::int
-              when selected_client_id = any($6::int[]) then selected_client_id else null end
-          where id = $1`,
-        [userId, person.name?.slice(0, 200) ?? null, person.email, clients.length > 1, clients.length === 1 ? clients[0] : null, clients],
-      );
-      await tx.query('update iam_accounts set signed_in_at = now() where provider = $1 and subject = $2', [provider.key, person.subject]);
+      if (await q.isDisabled(tx, userId)) return 'This account is disabled in Gatehouse: ask your administrator.';
+      await q.updateIamUser(tx, userId, {
+        name: person.name?.slice(0, 200) ?? null,
+        email: person.email,
+        multiTenancy: clients.length > 1,
+        onlyClient: clients.length === 1 ? clients[0] : null,
+        clients,
+      });
+      await q.touchLinkedAccount(tx, provider.key, person.subject);
     }
     const before = await grantView(tx, userId, provider.key);
-    await tx.query('delete from user_grants where user_id = $1 and iam_provider = $2', [userId, provider.key]);
-    for (const g of grants)
-      await tx.query('insert into user_grants (user_id, role_id, client_id, division_id, iam_provider) values ($1, $2, $3, null, $4)', [
-        userId,
-        g.roleId,
-        g.clientId,
-        provider.key,
-      ]);
+    await q.deleteProviderGrants(tx, userId, provider.key);
+    for (const g of grants) await q.insertProviderGrant(tx, userId, g.roleId, g.clientId, provider.key);
     const after = await grantView(tx, userId, provider.key);
     if (JSON.stringify(before) !== JSON.stringify(after))
       for (const clientId of new Set([...before, ...after].map((g) => g.clientId)))

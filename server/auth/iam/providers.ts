@@ -6,7 +6,7 @@
 import { createPublicKey } from 'node:crypto';
 import { DEFAULT_GROUPS_ATTRIBUTE, type Violation } from '../../../contract';
 import type { Db } from '../../db/db';
-import { tenant } from '../../db/tenant';
+import { activeProviderById, activeProvidersOf, knownRoleCodes, type ProviderRow } from '../../db/queries/iam';
 import type { ResourceHooks } from '../../crud/hooks';
 import { GROUP_NAME_MAX, envOidcProvider, type ProviderConfig, type RoleMapping } from './config';
 import { forgetProvider } from './oidc';
@@ -32,28 +32,6 @@ export function parseClientRoleMap(text: string): { group: string; roleCode: str
   if (!out.length) throw new Error('names no group');
   return out;
 }
-
-interface ProviderRow {
-  id: number;
-  client_id: number;
-  client_code: string;
-  name: string;
-  kind: 'oidc' | 'saml';
-  issuer: string;
-  oidc_client_id: string | null;
-  client_secret: string | null;
-  sso_url: string | null;
-  certificate: string | null;
-  slo_url: string | null;
-  sign_requests: boolean;
-  encrypt_assertions: boolean;
-  groups_attribute: string | null;
-  role_map: string;
-}
-
-const SELECT = `select p.id, p.client_id, c.code as client_code, p.name, p.kind, p.issuer, p.oidc_client_id, p.client_secret, p.sso_url,
-    p.certificate, p.slo_url, p.sign_requests, p.encrypt_assertions, p.groups_attribute, p.role_map
-  from identity_providers p join clients c on c.id = p.client_id where p.active and c.active`;
 
 async function configOf(db: Db, r: ProviderRow): Promise<ProviderConfig | null> {
   let roleMap: RoleMapping[];
@@ -93,9 +71,7 @@ export async function offeredProviders(db: Db, clientId: number | null): Promise
   const env = envOidcProvider();
   const out: ProviderConfig[] = env ? [env] : [];
   if (clientId === null) return out;
-  const params: unknown[] = [];
-  const { rows } = await db.query<ProviderRow>(`${SELECT} and ${tenant(params, clientId, 'p')} order by p.name`, params);
-  for (const r of rows) {
+  for (const r of await activeProvidersOf(db, clientId)) {
     const c = await configOf(db, r);
     if (c) out.push(c);
   }
@@ -107,8 +83,8 @@ export async function providerByKey(db: Db, key: unknown): Promise<ProviderConfi
   if (key === 'env') return envOidcProvider();
   const m = typeof key === 'string' ? KEY.exec(key) : null;
   if (!m) return null;
-  const { rows } = await db.query<ProviderRow>(`${SELECT} and p.id = $1`, [Number(m[1])]);
-  return rows[0] ? configOf(db, rows[0]) : null;
+  const row = await activeProviderById(db, Number(m[1]));
+  return row ? configOf(db, row) : null;
 }
 
 /** The catalogue's hooks of the identity providers (server/resources/index.ts). */
@@ -140,12 +116,7 @@ export const identityProviderHooks = (): ResourceHooks => {
         try {
           const pairs = parseClientRoleMap(input.roleMap);
           const codes = [...new Set(pairs.map((p) => p.roleCode))];
-          const params: unknown[] = [codes];
-          const { rows } = await ctx.tx.query<{ code: string }>(
-            `select code from roles where code = any($1::text[]) and ${tenant(params, ctx.clientId)}`,
-            params,
-          );
-          const known = new Set(rows.map((r) => r.code));
+          const known = new Set(await knownRoleCodes(ctx.tx, ctx.clientId, codes));
           const missing = codes.filter((c) => !known.has(c));
           if (missing.length) out.push({ field: 'roleMap', message: `names no role of this client: ${missing.slice(0, 5).join(', ')}` });
         } catch (e) {

@@ -11,6 +11,8 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { API, IAM_TICKET_PARAM, IamExchangeRequest, TENANT_HEADER, type IamProvider } from '../../../contract';
 import type { Db } from '../../db/db';
+import * as iam from '../../db/queries/iam';
+import { takeIamTicket } from '../../db/queries/iamTickets';
 import { keepSamlSession, type SamlSubject } from '../../db/queries/saml';
 import { startSession } from '../../db/queries/sessions';
 import * as users from '../../db/queries/users';
@@ -46,8 +48,7 @@ export interface IamOptions {
 async function askedClient(db: Db, req: FastifyRequest): Promise<number | null> {
   const q = (req.query ?? {}) as Record<string, unknown>;
   if (typeof q.client === 'string' && q.client.length <= 100) {
-    const { rows } = await db.query<{ id: number }>('select id from clients where lower(code) = lower($1) and active', [q.client.trim()]);
-    return rows[0] ? Number(rows[0].id) : null;
+    return iam.activeClientByCode(db, q.client.trim());
   }
   const header = req.headers[TENANT_HEADER];
   if (typeof header === 'string' && /^\d{1,9}$/.test(header)) return Number(header);
@@ -97,12 +98,16 @@ export function iamRoutes(app: FastifyInstance, opts: IamOptions) {
         throw new HttpError(503, 'The identity provider did not answer: try again later, or sign in with a password');
       }
       const binding = bindBrowser(req, reply);
-      await db.query('delete from iam_flows where expires_at < now()');
-      await db.query(
-        `insert into iam_flows (state_hash, provider, nonce, code_verifier, binding_hash, redirect_uri, return_path, expires_at)
-         values ($1, $2, $3, $4, $5, $6, $7, $8)`,
-        [hash(started.state), provider.key, started.nonce, started.codeVerifier, hash(binding), redirectUri, returnPath, new Date(Date.now() + FLOW_TTL_MS)],
-      );
+      await iam.keepIamFlow(db, {
+        stateHash: hash(started.state),
+        provider: provider.key,
+        nonce: started.nonce,
+        codeVerifier: started.codeVerifier,
+        bindingHash: hash(binding),
+        redirectUri,
+        returnPath,
+        expiresAt: new Date(Date.now() + FLOW_TTL_MS),
+      });
       return reply.header('cache-control', 'no-store').redirect(started.url.href, 302);
     } catch (e) {
       if (e instanceof HttpError) return refuse(req, reply, e);
@@ -127,19 +132,7 @@ export function iamRoutes(app: FastifyInstance, opts: IamOptions) {
       throw new HttpError(400, 'The sign-in came back without its state: start it again from the sign-in page', [{ field: 'state', message: 'is missing' }]);
     const binding = bindingOf(req);
     // the flow is taken once: a replayed, forged or stale state finds nothing
-    const taken = await db.query<{
-      provider: string;
-      nonce: string;
-      code_verifier: string;
-      binding_hash: string;
-      redirect_uri: string;
-      return_path: string | null;
-    }>(
-      `update iam_flows set used_at = now() where state_hash = $1 and used_at is null and expires_at > now()
-        returning provider, nonce, code_verifier, binding_hash, redirect_uri, return_path`,
-      [hash(state)],
-    );
-    const flow = taken.rows[0];
+    const flow = await iam.takeIamFlow(db, hash(state));
     if (!flow)
       throw new HttpError(400, 'This sign-in is unknown, was already used or has expired: start it again from the sign-in page', [
         { field: 'state', message: 'is unknown, used or expired' },
@@ -193,34 +186,20 @@ export function iamRoutes(app: FastifyInstance, opts: IamOptions) {
   app.post(API.iamExchange, { config: opts.limited }, async (req, reply) => {
     const { ticket } = body(req.body, IamExchangeRequest);
     const binding = bindingOf(req);
-    const taken = await db.query<{
-      user_id: number;
-      provider: string;
-      binding_hash: string;
-      id_token: string | null;
-      return_path: string | null;
-      method: 'oidc' | 'saml';
-      saml_subject: string | null;
-    }>(
-      `update iam_tickets set used_at = now() where ticket_hash = $1 and used_at is null and expires_at > now()
-        returning user_id, provider, binding_hash, id_token, return_path, method, saml_subject`,
-      [hash(ticket)],
-    );
-    const t = taken.rows[0];
+    const t = await takeIamTicket(db, hash(ticket));
     if (!t || !binding || !sameHash(hash(binding), t.binding_hash))
       throw new HttpError(400, 'This sign-in is unknown, was already used or has expired: start it again from the sign-in page', [
         { field: 'ticket', message: 'is unknown, used or expired' },
       ]);
     const u = await users.userById(db, Number(t.user_id));
-    if (!u || (await db.query('select 1 from users where id = $1 and disabled', [u.id])).rows.length)
-      throw new HttpError(403, 'This account is disabled in Gatehouse: ask your administrator.');
+    if (!u || (await iam.isDisabled(db, u.id))) throw new HttpError(403, 'This account is disabled in Gatehouse: ask your administrator.');
     const policy = await userSettings(db, u.id, { lockout: opts.lockout, sessionLifetimeS: opts.tokenLifetimeS });
     const clientId = u.selected_client_id;
     const roles = await rolesOf(db, u.id, clientId);
     const { token, jti } = await tokens.sign({ sub: String(u.id), username: u.username, clientId, roles, lifetimeS: policy.sessionLifetimeMinutes * 60 });
     await db.transaction(async (tx) => {
       await startSession(tx, { jti, userId: u.id, ip: req.ip, userAgent: String(req.headers['user-agent'] ?? ''), method: t.method, provider: t.provider });
-      if (t.id_token) await tx.query('insert into iam_session_tokens (jti, provider, id_token) values ($1, $2, $3)', [jti, t.provider, t.id_token]);
+      if (t.id_token) await iam.keepSessionIdToken(tx, jti, t.provider, t.id_token);
       if (t.saml_subject) await keepSamlSession(tx, jti, t.provider, JSON.parse(t.saml_subject) as SamlSubject); // for single logout
     });
     return reply.send({
@@ -238,13 +217,11 @@ export function iamRoutes(app: FastifyInstance, opts: IamOptions) {
     async providerLogout(req: FastifyRequest, jti: string): Promise<{ providerLogoutUrl?: string }> {
       const bySaml = await saml.providerLogout(req, jti); // SAML single logout (./samlLogout.ts)
       if (bySaml) return bySaml;
-      const { rows } = await db.query<{ provider: string; id_token: string }>('delete from iam_session_tokens where jti = $1 returning provider, id_token', [
-        jti,
-      ]);
-      const provider = rows[0] ? await oidcByKey(rows[0].provider) : null;
-      if (!provider) return {};
+      const kept = await iam.takeSessionIdToken(db, jti);
+      const provider = kept ? await oidcByKey(kept.provider) : null;
+      if (!kept || !provider) return {};
       try {
-        const url = await endSessionUrl(provider, rows[0].id_token, `${originOf(req)}/login`);
+        const url = await endSessionUrl(provider, kept.id_token, `${originOf(req)}/login`);
         return url ? { providerLogoutUrl: url } : {};
       } catch {
         return {}; // the provider did not answer: the Gatehouse session is ended all the same

@@ -23,3 +23,23 @@ export async function keepIamTicket(
     [t.ticketHash, t.userId, t.provider, t.bindingHash, t.idToken, t.returnPath, t.expiresAt, t.method, t.samlSubject],
   );
 }
+
+export interface IamTicketRow {
+  user_id: number;
+  provider: string;
+  binding_hash: string;
+  id_token: string | null;
+  return_path: string | null;
+  method: 'oidc' | 'saml';
+  saml_subject: string | null;
+}
+
+/** Takes the live, unused ticket of that hash once (server/auth/iam/routes.ts, the exchange); undefined otherwise. */
+export async function takeIamTicket(db: Db, ticketHash: string): Promise<IamTicketRow | undefined> {
+  const { rows } = await db.query<IamTicketRow>(
+    `update iam_tickets set used_at = now() where ticket_hash = $1 and used_at is null and expires_at > now()
+        returning user_id, provider, binding_hash, id_token, return_path, method, saml_subject`,
+    [ticketHash],
+  );
+  return rows[0];
+}
