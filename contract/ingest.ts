@@ -5,6 +5,7 @@ import { array, enums, nullable, object, optional, size, type Infer } from 'supe
 import { idInt, requiredText } from './primitives';
 import { EVENT_CODES } from './monitor';
 import { EdgeEventPart } from './edge';
+import { SentenceKey, SentenceValues } from './messages';
 
 /** Most messages one request may carry. */
 export const INGEST_MAX_BATCH = 5000;
@@ -22,6 +23,10 @@ export const DeviceEvent = object({
   pointId: optional(printable(64)),
   pointName: optional(nullable(printable(200))),
   message: optional(printable(500)),
+  /** Issue 48: the message as a sentence (contract/messages.ts fill): its key and values, which the console says in the
+   *  operator's language; the English `message` is kept as sent */
+  messageCode: optional(SentenceKey),
+  messageValues: optional(SentenceValues),
   /** Gatehouse Edge (issue 47, contract/edge.ts): its journal's sequence number, when it happened, offline or not */
   edge: optional(EdgeEventPart),
 });

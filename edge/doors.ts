@@ -3,11 +3,11 @@
 // goes soft (grant and log, as the issue says), and once the snapshot is older than its maxOfflineDays each door
 // follows its degraded policy: keep deciding, facility code only, or locked. Who is where (anti-passback) is kept here
 // from the snapshot's presence on and this edge's own grants. Readers are simulated for now (edge/osdp is the bus).
-import { EVENT_CODES, eventLabel } from '../contract';
+import { EVENT_CODES, eventLabel, fill } from '../contract';
 import { decode } from '../contract/cardFormat';
 import { DECISION_EVENT_CODES, DECISION_LABELS, type Decision } from '../contract/decision';
 import { decide, presenceAfter, type Presented, type SwipeRequest, type ZoneState } from '../access/engine';
-import type { Journal, JournalEntry } from './journal';
+import { said, type Journal, type JournalEntry } from './journal';
 import type { SnapshotStore } from './snapshot';
 
 export interface SwipeInput {
@@ -116,7 +116,14 @@ export function createDoors(opts: {
         sourceName: `${doorName} reader`,
         pointId: `reader-${s.doorId}`,
         pointName: `${doorName} reader`,
-        message: `${DECISION_LABELS[decision.reason]}: ${who ?? 'unknown card'} (card ${card}) at ${doorName}`.slice(0, 500),
+        ...said(
+          fill('event.swipeCard', '{event}: {who} (card {card}) at {door}', {
+            event: DECISION_LABELS[decision.reason],
+            who: who ?? 'unknown card',
+            card,
+            door: doorName,
+          }),
+        ),
         decided: {
           identityId: decision.identityId,
           decision: decision.granted ? 'granted' : 'denied',
@@ -131,6 +138,7 @@ export function createDoors(opts: {
       }),
     ];
     if (decision.alarm === 'anti-passback') {
+      const apb = eventLabel(EVENT_CODES.antiPassbackViolation);
       entries.push(
         journal.append({
           ...base,
@@ -139,11 +147,16 @@ export function createDoors(opts: {
           sourceName: `${doorName} reader`,
           pointId: `apb-${s.doorId}`,
           pointName: `${doorName} anti-passback`,
-          message:
-            `${eventLabel(EVENT_CODES.antiPassbackViolation)}: ${who ?? 'unknown'} (card ${card}) at ${doorName}${online ? '' : ' (offline: anti-passback is soft)'}`.slice(
-              0,
-              500,
-            ),
+          ...said(
+            online
+              ? fill('event.swipeCard', '{event}: {who} (card {card}) at {door}', { event: apb, who: who ?? 'unknown', card, door: doorName })
+              : fill('event.antiPassbackSoftOffline', '{event}: {who} (card {card}) at {door} (offline: anti-passback is soft)', {
+                  event: apb,
+                  who: who ?? 'unknown',
+                  card,
+                  door: doorName,
+                }),
+          ),
         }),
       );
     }

@@ -8,7 +8,15 @@
 // Edge events lost while offline (1032), numbered as the last one dropped, which says how many and from when to when.
 import { closeSync, existsSync, fsyncSync, mkdirSync, openSync, readFileSync, renameSync, truncateSync, writeFileSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
-import { EVENT_CODES, eventLabel, type EdgeEventPart } from '../contract';
+import { EVENT_CODES, eventLabel, fill, type EdgeEventPart, type Sentence, type SentenceValues } from '../contract';
+
+/** A journaled event's message made with fill() (issue 48): its English (cut to the device interface's 500 characters),
+ *  its key and values, sent up beside it (contract DeviceEvent messageCode, messageValues). */
+export const said = (s: Sentence): Pick<JournalEntry, 'message' | 'messageCode' | 'messageValues'> => ({
+  message: s.message.slice(0, 500),
+  messageCode: s.code,
+  messageValues: s.values,
+});
 
 /** One journaled event: what the device interface takes (contract DeviceEvent) without the controller id. */
 export interface JournalEntry {
@@ -23,6 +31,9 @@ export interface JournalEntry {
   pointId?: string;
   pointName?: string | null;
   message: string;
+  /** issue 48: the message as a sentence (fill): its key and values, which the console says in the operator's language */
+  messageCode?: string;
+  messageValues?: SentenceValues;
   decided?: EdgeEventPart['decided'];
   /** an Edge events lost while offline entry: the events it stands for (their number, the first's and last's time) */
   lost?: { count: number; from: number; to: number };
@@ -132,7 +143,14 @@ export function openJournal(dir: string, opts: { limit?: number; maxAgeMs?: numb
       sourceName: source.name,
       pointId: `journal-lost-${source.id}`,
       pointName: `${source.name} journal`,
-      message: `${eventLabel(EVENT_CODES.edgeEventsLost)}: ${lost.count}, from ${when(lost.from)} to ${when(lost.to)}`,
+      ...said(
+        fill('event.edgeEventsLost', '{event}: {count}, from {from} to {to}', {
+          event: eventLabel(EVENT_CODES.edgeEventsLost),
+          count: lost.count,
+          from: when(lost.from),
+          to: when(lost.to),
+        }),
+      ),
       lost,
     };
     // the file keeps what follows the last dropped (the delivered before them are older still), after the gap's line

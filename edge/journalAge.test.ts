@@ -72,19 +72,31 @@ describe('the journal’s 30 days', () => {
       const lastSeq = edge.journal.lastSeq;
       await proxy.restore();
       await until('everything delivered', () => edge.link.online && edge.journal.pendingCount() === 0);
-      const stored = await s.db.query<{ id: string; message: string; state: string | null }>(
-        `select e.id, e.message, a.state from events e left join alarms a on a.event_id = e.id
+      const stored = await s.db.query<{ id: string; message: string; state: string | null; message_code: string; message_values: unknown }>(
+        `select e.id, e.message, e.message_code, e.message_values, a.state from events e left join alarms a on a.event_id = e.id
           where e.event_code = $1 and e.event_point_id = $2 order by e.id`,
         [EVENT_CODES.edgeEventsLost, `journal-lost-${controller}`],
       );
       expect(stored.rows).toHaveLength(1);
       expect(stored.rows[0].state).toBe('raised');
       expect(stored.rows[0].message).toMatch(new RegExp(`^Edge events lost while offline: ${gap.lost!.count}, from \\d{4}-\\d\\d-\\d\\d .+ to .+`));
+      // issue 48: said by its key, its numbers and times as values, when it happened beside them (src/i18n says them)
+      const values = (v: unknown) => (typeof v === 'string' ? JSON.parse(v) : v) as Record<string, string | number>;
+      expect(stored.rows[0].message_code).toBe('event.edgeEventsLost');
+      expect(values(stored.rows[0].message_values)).toMatchObject({ event: 'Edge events lost while offline', count: gap.lost!.count });
+      expect(values(stored.rows[0].message_values).from).toBe(`${new Date(first).toISOString().slice(0, 16).replace('T', ' ')} UTC`);
+      expect(typeof values(stored.rows[0].message_values).offlineAt).toBe('string');
       const { rows: seqRow } = await s.db.query<{ n: string }>('select last_seq::text as n from edge_controllers where controller_id = $1', [controller]);
       expect(Number(seqRow[0].n)).toBe(lastSeq);
       // the dropped swipes never reached the server; the kept ones did, once each
-      const swipes = await s.db.query<{ message: string }>(`select message from events where message like '%(card 910%' order by id`);
+      const swipes = await s.db.query<{ message: string; message_code: string; message_values: unknown }>(
+        `select message, message_code, message_values from events where message like '%(card 910%' order by id`,
+      );
       expect(swipes.rows.map((r) => /card (\d+)/.exec(r.message)![1])).toEqual(['91003', '91010', '91011']);
+      // each decided offline at the edge: said by its key, the card a value, when it happened beside it
+      expect(swipes.rows.map((r) => [r.message_code, values(r.message_values).card, typeof values(r.message_values).offlineAt])).toEqual(
+        ['91003', '91010', '91011'].map((card) => ['event.swipeCard', card, 'string']),
+      );
     } finally {
       proxy.close();
     }

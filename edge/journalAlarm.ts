@@ -4,8 +4,8 @@
 // controller's `journal-<id>` point); once delivery brings them under EDGE_JOURNAL_NORMAL_SHARE, Edge journal below
 // 80 % again (1031), which returns the alarm to normal. Both are journaled as every edge event is, so one raised and
 // cleared while offline is recorded, not raised as new. Whether it is raised is read back from the journal on start.
-import { EDGE_JOURNAL_ALARM_SHARE, EDGE_JOURNAL_NORMAL_SHARE, EVENT_CODES, eventLabel } from '../contract';
-import type { Journal, JournalEntry } from './journal';
+import { EDGE_JOURNAL_ALARM_SHARE, EDGE_JOURNAL_NORMAL_SHARE, EVENT_CODES, eventLabel, fill } from '../contract';
+import { said, type Journal, type JournalEntry } from './journal';
 import type { SnapshotStore } from './snapshot';
 
 export function watchJournalFill(opts: {
@@ -33,7 +33,15 @@ export function watchJournalFill(opts: {
       sourceName: name,
       pointId: `journal-${id}`,
       pointName: `${name} journal`,
-      message: `${eventLabel(code)}: ${name} holds ${journal.undelivered} undelivered events (${share} % of ${journal.limit})`.slice(0, 500),
+      ...said(
+        fill('event.edgeJournalShare', '{event}: {controller} holds {count} undelivered events ({share} % of {limit})', {
+          event: eventLabel(code),
+          controller: name,
+          count: journal.undelivered,
+          share,
+          limit: journal.limit,
+        }),
+      ),
     });
     opts.onEvent?.(e);
   }

@@ -294,6 +294,7 @@ export function createLink(opts: LinkOptions) {
       ...(e.pointId ? { pointId: e.pointId } : {}),
       ...(e.pointName !== undefined ? { pointName: e.pointName } : {}),
       message: e.message,
+      ...(e.messageCode ? { messageCode: e.messageCode, messageValues: e.messageValues ?? {} } : {}),
       edge: {
         seq: e.seq,
         occurredAt: e.at,

@@ -342,6 +342,8 @@ export function createEdgeIngest(db: Db, publish?: Publish) {
     return {
       ...base,
       message: message.slice(0, 500),
+      // said by its key with when beside it (src/i18n/index.ts saySentence says `offlineAt` after the sentence)
+      ...(edge.offline && base.messageCode ? { messageValues: { ...base.messageValues, offlineAt: when } } : {}),
       edgeSeq: { controllerId: e.controllerId, seq: edge.seq, ...ranges.get(e) },
       // raised and returned to normal while offline: recorded, not raised as new
       ...(edge.offline && edge.clearedAt !== undefined && edge.clearedAt >= edge.occurredAt

@@ -128,6 +128,8 @@ export function ingestRoutes(app: FastifyInstance, { db, pipeline, edge }: { db:
           // a device's own words as sent (English); none: the event's label, said with its key (issue 48) unless an edge
           // journaled it (its message is its own, and an offline one gets when beside it)
           ...(e.message !== undefined || e.edge ? { message: e.message ?? eventLabel(e.eventCode) } : labelled(e.eventCode)),
+          // its key and values when it sent them (an edge's events, issue 48)
+          ...(e.message !== undefined && e.messageCode ? { messageCode: e.messageCode, messageValues: e.messageValues ?? {} } : {}),
           controllerId: e.controllerId,
         };
         items.push({ clientId, input: edge ? edge.input(e, input) : input });

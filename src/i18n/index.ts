@@ -148,13 +148,16 @@ function valueWord(value: string, loc: Locale): string {
  *  unknown): said in the language. Every other value is a name, a number or a time, shown as the server gave it. */
 const WORD_PLACEHOLDERS = new Set(['what', 'state', 'done', 'action', 'seat', 'event', 'who', 'decision']);
 /** A sentence the server said with values (contract/messages.ts) in the language: its key's template with the
- *  values filled in, words among them translated too; the server's English for a key the language does not have. */
+ *  values filled in, words among them translated too; the server's English for a key the language does not have.
+ *  An edge's event journaled while offline carries when it happened (`offlineAt`, server/edge/ingest.ts), said after it. */
 export function saySentence(sentence: Sentence, loc: Locale = current()): string {
   if (loc === 'en' || !i18n.exists(sentence.code, { ns: 'server', lng: loc })) return sentence.message;
   const replace = Object.fromEntries(
     Object.entries(sentence.values).map(([k, v]) => [k, typeof v === 'string' && WORD_PLACEHOLDERS.has(k) ? valueWord(v, loc) : String(v)]),
   );
-  return i18n.t(sentence.code, { ns: 'server', lng: loc, replace, interpolation: { skipOnVariables: true } }) as string;
+  const said = i18n.t(sentence.code, { ns: 'server', lng: loc, replace, interpolation: { skipOnVariables: true } }) as string;
+  const at = sentence.values.offlineAt;
+  return at === undefined ? said : said + tx(' (offline at {at})', { at: String(at) }, loc);
 }
 /** An event's message in the language: by its key when the server stored it with one (issue 48), else its English
  *  (an event stored before keys were kept, or one a device worded). */

@@ -78,6 +78,10 @@ export const zhSentences: Record<string, string> = {
   'event.logicAlarm': '{text}：{event}（{source}）',
   'event.watchlistAtDesk': '观察名单：在前台登记的 {name} 与 {reason} 匹配',
   'event.watchlistInRequest': '观察名单：来访申请中的 {name} 与 {reason} 匹配',
+  // a Gatehouse Edge's own events (edge/): its journal, and anti-passback while offline
+  'event.edgeEventsLost': '{event}：{count} 条，从 {from} 到 {to}',
+  'event.edgeJournalShare': '{event}：{controller} 保存了 {count} 条未送达的事件（占 {limit} 条的 {share}%）',
+  'event.antiPassbackSoftOffline': '{door}：{event}：{who}（卡 {card}）（离线：防反传为软模式）',
   // issue 48: the built-in alarm types' instructions (contract/monitor.ts DEFAULT_ALARM_TYPES); a person's are shown as written
   'alarmType.doorForcedOpen.instructions': '查看门口摄像头，派保安前往该门并将其关好。如发现入侵者，请报警。',
   'alarmType.readerTamper.instructions': '派保安检查读卡器是否损坏或被加装盗刷设备；检查完毕前保持该门锁定。',

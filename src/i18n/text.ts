@@ -1081,6 +1081,8 @@ export const zhText: Record<string, string> = {
   'Edge journal 80 % full': '边缘控制器日志已满 80%',
   'Edge journal below 80 % again': '边缘控制器日志已低于 80%',
   'Edge events lost while offline': '边缘控制器离线期间丢失的事件',
+  // an edge's event journaled while offline, said after its sentence (src/i18n/index.ts saySentence)
+  ' (offline at {at})': '（离线时发生于 {at}）',
   'This server was started without a place to keep backups (BACKUP_DIR)': '此服务器启动时没有指定保存备份的位置（BACKUP_DIR）',
   // issue 31: the alarm handling report
   'Acknowledge (median / p90 / worst)': '确认（中位数 / p90 / 最长）',
