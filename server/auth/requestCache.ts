@@ -6,6 +6,7 @@
 // database, which no other process writes, the counter announces its moves (migration 102) and is read only after one.
 import type { PrivilegeEntry } from '../../contract';
 import type { Db } from '../db/db';
+import { authEpoch, epochAnnounced } from '../db/queries/authEpoch';
 import { touchSession } from '../db/queries/sessions';
 import { clientIdsOf, privilegeEntries } from './access';
 import { clientDivisionIds } from './eventScope';
@@ -44,10 +45,10 @@ export function createRequestCache(db: Db, now: () => number = Date.now): Reques
   db.listen?.('auth_epoch', () => {
     moved = true;
   })
-    .then(() => db.query(`select 1 from pg_trigger where tgname = 'auth_epoch_announce'`))
+    .then(() => epochAnnounced(db))
     .then(
-      ({ rows }) => {
-        told = rows.length > 0;
+      (announced) => {
+        told = announced;
         moved = true;
       },
       () => {
@@ -59,8 +60,7 @@ export function createRequestCache(db: Db, now: () => number = Date.now): Reques
     if (told && !moved && epoch !== null && sessions.size + entries.size + clients.size + divisions.size <= MAX_ITEMS) return;
     moved = false; // a notice during the read below makes the next request read again
     stats.epochReads++;
-    const { rows } = await db.query<{ epoch: string }>('select epoch::text as epoch from auth_epoch where id = 1');
-    const current = rows[0]?.epoch ?? null;
+    const current = await authEpoch(db);
     if (current === null || current !== epoch || sessions.size + entries.size + clients.size + divisions.size > MAX_ITEMS) {
       sessions.clear();
       entries.clear();
