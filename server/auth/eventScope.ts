@@ -3,7 +3,7 @@
 // no division (a logical block's alarm) are seen by everyone holding the code anywhere.
 import { privilegesForDestination, type PrivilegeEntry } from '../../contract';
 import type { Db } from '../db/db';
-import { tenant } from '../db/tenant';
+import { divisionIdsOf } from '../db/queries/divisions';
 
 /** The divisions where `entries` hold one of `codes`; null when that is all of `all`. */
 function covered(entries: readonly PrivilegeEntry[], codes: readonly string[], all: readonly number[]): Set<number> | null {
@@ -12,10 +12,7 @@ function covered(entries: readonly PrivilegeEntry[], codes: readonly string[], a
   return all.every((d) => mine.has(d)) ? null : mine;
 }
 /** A client's division ids, read from the database (the request cache keeps them: server/auth/requestCache.ts). */
-export const clientDivisionIds = async (db: Db, clientId: number) => {
-  const params: unknown[] = [];
-  return (await db.query<{ id: number }>(`select id from divisions where ${tenant(params, clientId)}`, params)).rows.map((r) => Number(r.id));
-};
+export const clientDivisionIds = async (db: Db, clientId: number) => (await divisionIdsOf(db, clientId)).map((r) => Number(r.id));
 
 /** Where a request's client and grants come from; the division ids through the request cache. */
 export interface DivisionScopeSource {
