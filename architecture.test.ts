@@ -252,7 +252,6 @@ const sqlOutsideQueries: Record<string, number> = {
   'server/audit/heads.ts': 4,
   'server/audit/verify.ts': 4,
   'server/audit/witness.ts': 2,
-  'server/batch/routes.ts': 12,
   'server/edge/commands.ts': 1,
   'server/edge/hub.ts': 9,
   'server/edge/ingest.ts': 9,

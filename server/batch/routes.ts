@@ -33,7 +33,7 @@ import { crudResource, type CrudResource } from '../crud/context';
 import type { Row } from '../crud/hooks';
 import type { Scope } from '../crud/scope';
 import { rowWriter, type RowWriter } from '../crud/write';
-import { tenant } from '../db/tenant';
+import * as q from '../db/queries/batch';
 import { identityHooks } from '../resources/identities';
 import { assertSeats } from '../resources/licenses';
 import { userFieldDefs } from '../resources/userFields';
@@ -68,17 +68,9 @@ const IdentityInput = inputSchema(identitiesResource);
 const sse = (event: string, data: unknown) => `event: ${event}\ndata: ${JSON.stringify(data)}\n\n`;
 
 async function loadTemplate(db: Db, clientId: number, id: number): Promise<Template> {
-  const params: unknown[] = [id];
-  const { rows } = await db.query<Template>(
-    `select id, name, division_id as "divisionId", credential_type as "credentialType" from batch_templates where id = $1 and ${tenant(params, clientId)}`,
-    params,
-  );
-  if (!rows[0]) throw new HttpError(404, 'Batch template not found');
-  const cols = await db.query<Template['columns'][number]>(
-    `select header, target, udf_key as "udfKey" from batch_template_columns where template_id = $1 order by id`,
-    [id],
-  );
-  return { ...rows[0], columns: cols.rows };
+  const row = await q.batchTemplate(db, clientId, id);
+  if (!row) throw new HttpError(404, 'Batch template not found');
+  return { ...row, columns: await q.batchTemplateColumns(db, id) };
 }
 
 /**
@@ -145,24 +137,10 @@ export async function prepareRows(
     candidates.push({ row, input: value, card });
   });
   // what the database knows: identities these employee numbers match, cards issued to someone else
-  const emps: unknown[] = [candidates.map((c) => c.input.employeeNo as string)];
-  const existing = new Map(
-    (
-      await db.query<{ employeeNo: string; divisionId: number }>(
-        `select employee_no as "employeeNo", division_id as "divisionId" from identities where employee_no = any($1::text[]) and ${tenant(emps, clientId)}`,
-        emps,
-      )
-    ).rows.map((x) => [x.employeeNo, x]),
-  );
-  const cards: unknown[] = [candidates.map((c) => c.card).filter((x): x is string => !!x)];
-  const holders = new Map(
-    (
-      await db.query<{ number: string; employeeNo: string }>(
-        `select c.number, i.employee_no as "employeeNo" from credentials c join identities i on i.id = c.identity_id where c.number = any($1::text[]) and ${tenant(cards, clientId, 'c')}`,
-        cards,
-      )
-    ).rows.map((x) => [x.number, x.employeeNo]),
-  );
+  const emps = candidates.map((c) => c.input.employeeNo as string);
+  const existing = new Map((await q.identitiesByEmployeeNo(db, clientId, emps)).map((x) => [x.employeeNo, x]));
+  const cards = candidates.map((c) => c.card).filter((x): x is string => !!x);
+  const holders = new Map((await q.cardHolders(db, clientId, cards)).map((x) => [x.number, x.employeeNo]));
   const ready: ReadyRow[] = [];
   let creates = 0;
   let updates = 0;
@@ -242,15 +220,7 @@ export async function* importRows(
     const batch = rows.slice(at, at + IMPORT_BATCH);
     const counts = await crud.db.transaction(async (tx) => {
       const emps = batch.map((r) => r.input.employeeNo as string);
-      const params: unknown[] = [emps];
-      const existing = new Map(
-        (
-          await tx.query<{ id: number; employeeNo: string }>(
-            `select id, employee_no as "employeeNo" from identities where employee_no = any($1::text[]) and ${tenant(params, clientId)} for update`,
-            params,
-          )
-        ).rows.map((x) => [x.employeeNo, x.id]),
-      );
+      const existing = new Map((await q.lockIdentitiesByEmployeeNo(tx, clientId, emps)).map((x) => [x.employeeNo, x.id]));
       // the seats of the batch's new identities at once (so the catalogue's per-row seat check, its validate hook, is not run)
       await assertSeats(tx, clientId, 'identities', batch.filter((r) => !existing.has(r.input.employeeNo as string)).length);
       const userFields = await userFieldDefs(tx, clientId);
@@ -259,7 +229,7 @@ export async function* importRows(
       let failed = 0;
       for (const r of batch) {
         const x = r.input;
-        await tx.query('savepoint batch_row');
+        await q.rowSavepoint(tx);
         try {
           const id0 = existing.get(x.employeeNo as string);
           const before = id0 ? await crud.load(tx, scopes.edit, id0, true) : null;
@@ -272,14 +242,14 @@ export async function* importRows(
             savepoint: false,
             audit: (id) => ({ action: before ? 'batch-update' : 'batch-create', before: null, after: { ...kept, id, credential, row: r.row } }),
           });
-          await tx.query('release savepoint batch_row');
+          await q.releaseRowSavepoint(tx);
           if (id0) updated++;
           else {
             created++;
             existing.set(x.employeeNo as string, id);
           }
         } catch (e) {
-          await tx.query('rollback to savepoint batch_row');
+          await q.rollbackToRowSavepoint(tx);
           failed++;
           errors.push({ row: r.row, employeeNo: x.employeeNo as string, ...rowFailure(e) });
         }
@@ -326,13 +296,9 @@ export function batchRoutes(app: FastifyInstance, opts: { db: Db; publish?: Publ
   async function loadUpload(req: FastifyRequest) {
     const clientId = clientOf(req);
     const id = idParam(req, 'Batch upload');
-    const params: unknown[] = [id];
-    const { rows } = await db.query<{ id: number; templateId: number; userId: number; rows: ReadyRow[]; errors: RowError[]; total: number; fileName: string }>(
-      `select id, template_id as "templateId", user_id as "userId", rows, errors, total, file_name as "fileName" from batch_uploads where id = $1 and ${tenant(params, clientId)}`,
-      params,
-    );
-    if (!rows[0]) throw new HttpError(404, 'Batch upload not found');
-    return { clientId, upload: rows[0] };
+    const upload = await q.batchUpload<ReadyRow, RowError>(db, clientId, id);
+    if (!upload) throw new HttpError(404, 'Batch upload not found');
+    return { clientId, upload };
   }
 
   app.register(async (scoped) => {
@@ -348,8 +314,8 @@ export function batchRoutes(app: FastifyInstance, opts: { db: Db; publish?: Publ
     }
     scoped.post(base, { config: { ...config, touches: 'client' }, bodyLimit: MAX_UPLOAD_BYTES }, async (req, reply) => {
       const clientId = clientOf(req);
-      const q = (req.query ?? {}) as Record<string, unknown>;
-      const tid = /^\d{1,9}$/.test(String(q.templateId ?? '')) ? Number(q.templateId) : NaN;
+      const asked = (req.query ?? {}) as Record<string, unknown>;
+      const tid = /^\d{1,9}$/.test(String(asked.templateId ?? '')) ? Number(asked.templateId) : NaN;
       if (!Number.isInteger(tid) || tid < 1)
         throw new HttpError(400, 'Validation failed', [{ field: 'templateId', message: 'is required: pick a batch template' }]);
       if (!Buffer.isBuffer(req.body))
@@ -361,20 +327,25 @@ export function batchRoutes(app: FastifyInstance, opts: { db: Db; publish?: Publ
       const fileName = String(req.headers['x-file-name'] ?? 'upload')
         .replace(/[^\w. -]/g, '_')
         .slice(0, 200);
-      const { rows } = await db.query<{ id: number }>(
-        `insert into batch_uploads (client_id, user_id, template_id, file_name, total, rows, errors) values ($1, $2, $3, $4, $5, $6, $7) returning id`,
-        [clientId, principal(req).userId, tpl.id, fileName, sheet.rows.length, JSON.stringify(prep.ready), JSON.stringify(prep.errors)],
-      );
+      const uploadId = await q.insertBatchUpload(db, {
+        clientId,
+        userId: principal(req).userId,
+        templateId: tpl.id,
+        fileName,
+        total: sheet.rows.length,
+        rows: JSON.stringify(prep.ready),
+        errors: JSON.stringify(prep.errors),
+      });
       await audit(db, req, {
         clientId,
         action: 'batch-preview',
         entity: 'identities',
-        entityId: rows[0].id,
+        entityId: uploadId,
         before: null,
         after: { template: tpl.name, fileName, total: sheet.rows.length, valid: prep.ready.length, errors: prep.errors.length },
       });
       return reply.code(201).send({
-        id: rows[0].id,
+        id: uploadId,
         fileName,
         template: tpl.name,
         total: sheet.rows.length,
@@ -395,10 +366,10 @@ export function batchRoutes(app: FastifyInstance, opts: { db: Db; publish?: Publ
     const rows = upload.rows;
     // the seats the whole file needs, before anything is written (409 naming the limit, nothing imported)
     await db.transaction(async (tx) => {
-      const emps: unknown[] = [rows.map((r) => r.input.employeeNo as string)];
-      const known = Number(
-        (await tx.query<{ n: string }>(`select count(*)::text n from identities where employee_no = any($1::text[]) and ${tenant(emps, clientId)}`, emps))
-          .rows[0].n,
+      const known = await q.countIdentitiesByEmployeeNo(
+        tx,
+        clientId,
+        rows.map((r) => r.input.employeeNo as string),
       );
       await assertSeats(tx, clientId, 'identities', rows.length - known);
     });
@@ -412,11 +383,7 @@ export function batchRoutes(app: FastifyInstance, opts: { db: Db; publish?: Publ
         yield sse('progress', p);
       }
       const result = { ...last, errors: errors.length };
-      await db.query('update batch_uploads set result = $2, errors = $3, imported_at = now() where id = $1', [
-        upload.id,
-        JSON.stringify(result),
-        JSON.stringify(errors),
-      ]);
+      await q.recordBatchImport(db, upload.id, JSON.stringify(result), JSON.stringify(errors));
       await audit(db, req, {
         clientId,
         action: 'batch-import',
