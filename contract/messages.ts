@@ -36,6 +36,19 @@ export function fill(code: string, template: string, values: SentenceValues): Se
   return { message: fillTemplate(template, values), code, values };
 }
 
+/**
+ * A value that is a sentence of its own (who did it: "unlock schedule Night", "logical block Fire doors"): its English
+ * as the value `name`, its key as `<name>:code` and its values as `<name>.<value>`, so the console says it by its key
+ * inside the sentence that holds it (src/i18n/index.ts saySentence), never as English inside a translated sentence.
+ * A plain string (a person's user name) is the value as it is.
+ */
+export function sentenceValue(name: string, value: string | Sentence): SentenceValues {
+  if (typeof value === 'string') return { [name]: value };
+  const out: SentenceValues = { [name]: value.message, [`${name}:code`]: value.code };
+  for (const [k, v] of Object.entries(value.values)) out[`${name}.${k}`] = v;
+  return out;
+}
+
 /** One entry of a refusal's `violations`: a field and what is wrong with it, its sentence's key and values when it has them. */
 export const ViolationBody = object({ field: string(), message: string(), code: optional(SentenceKey), values: optional(SentenceValues) });
 

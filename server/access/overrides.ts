@@ -4,6 +4,7 @@
 // locks. Each start and end happens once, on one server: the rows are marked (applied_start_at / applied_end_at) in
 // the same transaction that claims them (`for update skip locked`). A locked-down door is left to the lockdown.
 import type { Db } from '../db/db';
+import { fill } from '../../contract';
 import type { HardwarePort } from '../doors/port';
 import { claimDueOverrides, doorModeAndHold, type DueOverride } from '../db/queries/overrides';
 
@@ -33,12 +34,12 @@ export function createOverrideClock(
     return row ? { mode: row.mode, heldBy: row.held } : null;
   }
 
-  async function move(o: Due, cmd: 'lock' | 'unlock', why: string) {
+  async function move(o: Due, cmd: 'lock' | 'unlock') {
     for (const doorId of o.door_ids) {
       try {
         const d = await doorNow(doorId, o.id);
         if (!d || d.mode === 'locked-down') continue;
-        await simulator.command(o.client_id, doorId, cmd, `${why} ${o.name}`, { force: true });
+        await simulator.command(o.client_id, doorId, cmd, fill('actor.override', 'the override {name}', { name: o.name }), { force: true });
       } catch (e) {
         opts.log?.(`override ${o.id} door ${doorId}: ${e}`);
       }
@@ -52,7 +53,9 @@ export function createOverrideClock(
         if (!d || d.mode === 'locked-down') continue;
         // what holds the door now: another override in force, else its own mode
         const want = (d.heldBy ?? d.mode) === 'unlocked' ? 'unlock' : 'lock';
-        await simulator.command(o.client_id, doorId, want, `the end of the override ${o.name}:`, { force: true });
+        await simulator.command(o.client_id, doorId, want, fill('actor.overrideEnded', 'the end of the override {name}:', { name: o.name }), {
+          force: true,
+        });
       } catch (e) {
         opts.log?.(`override ${o.id} door ${doorId}: ${e}`);
       }
@@ -62,8 +65,8 @@ export function createOverrideClock(
   async function once(): Promise<number> {
     const { starts, ends } = await claim();
     for (const o of starts) {
-      if (o.mode === 'unlocked') await move(o, 'unlock', 'the override');
-      else if (o.mode === 'locked') await move(o, 'lock', 'the override');
+      if (o.mode === 'unlocked') await move(o, 'unlock');
+      else if (o.mode === 'locked') await move(o, 'lock');
     }
     // an override that ended before it was ever started (a window in the past) changed nothing at the doors
     for (const o of ends) if (o.started && (o.mode === 'unlocked' || o.mode === 'locked')) await restore(o);

@@ -4,7 +4,7 @@
 // at once. A level set for a time reverts by itself: this clock deletes the expired row (one server wins the delete),
 // audits it and tells the consoles. Configured levels are a catalogue resource (contract/resources/threatLevels.ts).
 import type { FastifyInstance } from 'fastify';
-import { PRIV, ThreatSetBody, threatLevelsResource, type ThreatChoices, type ThreatState } from '../../contract';
+import { PRIV, ThreatSetBody, fill, threatLevelsResource, type ThreatChoices, type ThreatState } from '../../contract';
 import { subtree } from '../auth/access';
 import type { Db } from '../db/db';
 import { insertAudit } from '../db/queries/audit';
@@ -106,7 +106,7 @@ export function threatRoutes(app: FastifyInstance, { db, simulator, publish }: {
         clientId,
         rows.map((d) => Number(d.id)),
         'lock',
-        `threat level ${level.name}`,
+        fill('actor.threatLevel', 'threat level {name}', { name: level.name }),
         { force: true },
       );
       for (const u of unreached) req.log.warn(`threat lock ${u.doorId}: ${u.message}`);

@@ -71,13 +71,13 @@ describe('unlock schedules', () => {
     const from = await lastId();
     await s.app.unlockSchedules.tick();
     expect(await status(door)).toBe('locked');
-    const card = (
-      await s.db.query<{ number: string }>(
-        `select c.number from credentials c join identities i on i.id = c.identity_id
+    const { number: card, name: who } = (
+      await s.db.query<{ number: string; name: string }>(
+        `select c.number, i.first_name || ' ' || i.last_name as name from credentials c join identities i on i.id = c.identity_id
       where c.client_id = $1 and c.type = 'card' and c.status = 'active' and i.status = 'active' order by c.id limit 1`,
         [northwind],
       )
-    ).rows[0].number;
+    ).rows[0];
     const swipe = await s.call('POST', API.testSimulate, { token: admin, body: { kind: 'card.granted', doorId: door, card } });
     expect(swipe.body.eventCode).toBe(5000);
     await s.app.unlockSchedules.settled();
@@ -87,7 +87,18 @@ describe('unlock schedules', () => {
     await s.app.unlockSchedules.settled();
     const moved = await messages(door, from);
     expect(moved).toHaveLength(1);
-    expect(moved[0]).toMatch(/^Door unlocked at Store Room by first person in \(.+\), unlock schedule Always$/);
+    expect(moved[0]).toBe(`Door unlocked at Store Room by first person in (${who}), unlock schedule Always`);
+    // issue 48: who acted is a sentence with its key inside the event's (the console says both in its language), and
+    // who swiped is taken from the swipe's values, not read back out of its English
+    const { rows: said } = await s.db.query<{ message_code: string; message_values: unknown }>(
+      `select message_code, message_values from events where message = $1 order by id desc limit 1`,
+      [moved[0]],
+    );
+    const values = typeof said[0].message_values === 'string' ? JSON.parse(said[0].message_values) : said[0].message_values;
+    expect([said[0].message_code, values]).toEqual([
+      'event.atDoorBy',
+      expect.objectContaining({ 'actor:code': 'actor.firstPersonIn', 'actor.who': who, 'actor.name': 'Always', door: 'Store Room' }),
+    ]);
     // the schedule taken away while it holds the door unlocked: locked again
     await setDoor(door, { unlockScheduleId: null, firstPersonIn: false });
     await s.app.unlockSchedules.tick();

@@ -5,7 +5,7 @@
 // door commands, so the door's state, the events and the consoles show them with the reason. A locked-down door, or
 // one an override holds, is left alone. Each window's unlock and lock happen once, on one server: the door row is
 // claimed (`schedule_unlocked_at` set or cleared by the statement that checks it).
-import { EVENT_CODES, type Event } from '../../contract';
+import { EVENT_CODES, fill, type Event } from '../../contract';
 import type { Db } from '../db/db';
 import type { Pipeline } from '../monitor/pipeline';
 import type { HardwarePort } from '../doors/port';
@@ -59,10 +59,13 @@ export function createUnlockScheduleClock(
       try {
         const { open, name } = await isOpen(d, now());
         if (open && !d.unlocked && !d.first_person_in && !d.held && (await claim(d.id, true))) {
-          await simulator.command(d.client_id, d.id, 'unlock', `unlock schedule ${name}`, { force: true });
+          await simulator.command(d.client_id, d.id, 'unlock', fill('actor.unlockSchedule', 'unlock schedule {name}', { name }), { force: true });
           moved++;
         } else if (!open && d.unlocked && (await claim(d.id, false))) {
-          if (!d.held) await simulator.command(d.client_id, d.id, 'lock', `unlock schedule ${name} (closed)`, { force: true });
+          if (!d.held)
+            await simulator.command(d.client_id, d.id, 'lock', fill('actor.unlockScheduleClosed', 'unlock schedule {name} (closed)', { name }), {
+              force: true,
+            });
           moved++;
         }
       } catch (e) {
@@ -74,7 +77,7 @@ export function createUnlockScheduleClock(
     for (const d of dropped) {
       try {
         if (!(await claim(d.id, false))) continue;
-        if (!d.held) await simulator.command(d.client_id, d.id, 'lock', 'unlock schedule removed', { force: true });
+        if (!d.held) await simulator.command(d.client_id, d.id, 'lock', fill('actor.unlockScheduleRemoved', 'unlock schedule removed', {}), { force: true });
         moved++;
       } catch (e) {
         log(`unlock schedule of door ${d.id}: ${e}`);
@@ -98,8 +101,12 @@ export function createUnlockScheduleClock(
     if (!d || d.held) return;
     const { open, name } = await isOpen(d, Date.parse(e.time));
     if (!open || !(await claim(d.id, true))) return;
-    const who = /: (.+?) \(/.exec(e.message)?.[1] ?? 'a valid card';
-    await simulator.command(clientId, d.id, 'unlock', `first person in (${who}), unlock schedule ${name}`, { force: true });
+    // who swiped, from the swipe's values (issue 48), not read back out of its English
+    const swiped = e.messageValues?.who;
+    const who = typeof swiped === 'string' ? swiped : 'a valid card';
+    await simulator.command(clientId, d.id, 'unlock', fill('actor.firstPersonIn', 'first person in ({who}), unlock schedule {name}', { who, name }), {
+      force: true,
+    });
   }
   const unsubscribe = pipeline.onCommitted((clientId, e) => {
     // most events are no first person in: let go here, without a promise each (issue 30: thousands a second)

@@ -24,6 +24,12 @@ export class HardwareError extends Error {
   }
 }
 
+/** Who a door command or an output's pulse is by, said in its event: a person's user name as it is, or what acted (a
+ *  schedule, an override, a threat level, a logical block) as a sentence with its key (issue 48: contract sentenceValue). */
+export type Actor = string | Sentence;
+/** An actor's English. */
+export const actorText = (a: Actor): string => (typeof a === 'string' ? a : a.message);
+
 export interface HardwarePort {
   /** The access indexes swipes are decided on (change notices call `access.changed(clientId)`). */
   readonly access: AccessIndexes;
@@ -32,9 +38,9 @@ export interface HardwarePort {
    * of one door run in arrival order and the latest wins; a command that makes no sense for the door's state is
    * refused (HardwareError 409) unless `force` is given. Resolves with the event it recorded.
    */
-  command(clientId: number, doorId: number, cmd: DoorCommand, actor: string, opts?: { force?: boolean }): Promise<Event>;
+  command(clientId: number, doorId: number, cmd: DoorCommand, actor: Actor, opts?: { force?: boolean }): Promise<Event>;
   /** An output switched on for its pulse time (0: held on); `by` says who in the event. */
-  pulseOutput(clientId: number, outputId: number, by: string): Promise<Event>;
+  pulseOutput(clientId: number, outputId: number, by: Actor): Promise<Event>;
   /** "Why?": a stored swipe event decided again against the current index (null: not a swipe of this tenant). */
   explain(clientId: number, eventId: number): Promise<Explanation | null>;
   /** An operator forgave one identity (its presence row is gone): the live state follows. */

@@ -11,7 +11,7 @@
 import { EDGE_COMMAND_TIMEOUT_MS, type DoorCommand, type DoorUnreached, type Event } from '../../contract';
 import type { Db } from '../db/db';
 import { tenant } from '../db/tenant';
-import { HardwareError, type HardwarePort } from '../doors/port';
+import { HardwareError, actorText, type Actor, type HardwarePort } from '../doors/port';
 import type { EdgeHub } from './hub';
 import type { EdgeIngest } from './ingest';
 
@@ -44,7 +44,7 @@ export async function commandEach(
   clientId: number,
   doorIds: readonly number[],
   cmd: DoorCommand,
-  actor: string,
+  actor: Actor,
   opts: { force?: boolean } = {},
 ): Promise<DoorUnreached[]> {
   const unreached: DoorUnreached[] = [];
@@ -66,7 +66,7 @@ export async function commandEach(
  */
 export function routeDoorCommands(port: HardwarePort, deps: { db: Db; hub: EdgeHub; ingest: EdgeIngest }): void {
   const own = port.command.bind(port);
-  const command = async (clientId: number, doorId: number, cmd: DoorCommand, actor: string, opts: { force?: boolean } = {}): Promise<Event> => {
+  const command = async (clientId: number, doorId: number, cmd: DoorCommand, actor: Actor, opts: { force?: boolean } = {}): Promise<Event> => {
     const edge = await edgeControllerOfDoor(deps.db, clientId, doorId);
     if (!edge) return own(clientId, doorId, cmd, actor, opts);
     if (!deps.hub.connected().some((c) => c.controllerId === edge.controllerId))
@@ -74,7 +74,11 @@ export function routeDoorCommands(port: HardwarePort, deps: { db: Db; hub: EdgeH
         409,
         `${edge.name}: its Gatehouse Edge controller ${edge.controllerName} is offline, so the command cannot reach the door (a lockdown or threat level reaches it with its rules when it reconnects)`,
       );
-    const r = await deps.hub.command(edge.controllerId, { type: 'door', doorId, command: cmd, actor: actor.slice(0, 200), force: !!opts.force }, edge.name);
+    const r = await deps.hub.command(
+      edge.controllerId,
+      { type: 'door', doorId, command: cmd, actor: actorText(actor).slice(0, 200), force: !!opts.force },
+      edge.name,
+    );
     if (!r.ok) throw new HardwareError(409, r.message.startsWith(edge.name) ? r.message : `${edge.name} ${r.message}`);
     const event = await deps.ingest.stored(edge.controllerId, r.seq, EDGE_COMMAND_TIMEOUT_MS);
     if (!event) throw new HardwareError(409, `${edge.name}: the edge applied the command, but its event has not reached the server yet`);

@@ -87,7 +87,7 @@ export function createLogicBlocks(db: Db, pipeline: Pipeline, simulator: Hardwar
   }
 
   async function act(clientId: number, block: LogicBlock, cause: Event): Promise<void> {
-    const by = `logical block ${block.name}`;
+    const by = fill('actor.logicalBlock', 'logical block {name}', { name: block.name });
     switch (block.action) {
       case 'pulse-output':
         if (block.outputId !== null) await simulator.pulseOutput(clientId, block.outputId, by);

@@ -1,13 +1,13 @@
 // The simulator's readers, inputs, outputs, controllers and elevators (server/simulator/hardware.ts): a reader
 // tampered or off/online, an input active or back to normal (an intrusion while its alarm group is armed), an output
 // pulsed, an interface off/online, a floor pressed in an elevator.
-import { EVENT_CODES, eventLabel, fill, type Event } from '../../contract';
+import { EVENT_CODES, eventLabel, fill, sentenceValue, type Event } from '../../contract';
 import { localTime } from '../../access/clock';
 import { freeingMask, type ElevatorMask } from '../access/elevator';
 import type { AccessIndexes } from '../access/index';
 import type { Db } from '../db/db';
 import { tenant } from '../db/tenant';
-import { HardwareError } from '../doors/port';
+import { HardwareError, type Actor } from '../doors/port';
 import type { Pipeline } from '../monitor/pipeline';
 import { atSource, intrusion, said } from '../monitor/events';
 import type { ControllerRow, DoorRow } from './hardwareRows';
@@ -135,7 +135,7 @@ export function createDevices({
    * An output (Hardware → Outputs) is switched on for its pulse time, then off by itself; a pulse time of 0 holds it
    * on. `by` says who (an operator, or a logical block) in the event.
    */
-  async function pulseOutput(clientId: number, outputId: number, by: string): Promise<Event> {
+  async function pulseOutput(clientId: number, outputId: number, by: Actor): Promise<Event> {
     const params: unknown[] = [outputId];
     const { rows } = await db.query<{ id: number; name: string; pulse_seconds: number }>(
       `select id, name, pulse_seconds from outputs where id = $1 and ${tenant(params, clientId)}`,
@@ -153,12 +153,12 @@ export function createDevices({
           ? fill('event.outputHeldOn', '{event}: {output}, pulsed by {actor} (held on)', {
               event: eventLabel(EVENT_CODES.outputActive),
               output: o.name,
-              actor: by,
+              ...sentenceValue('actor', by),
             })
           : fill('event.outputPulsed', '{event}: {output}, pulsed by {actor} for {seconds} s', {
               event: eventLabel(EVENT_CODES.outputActive),
               output: o.name,
-              actor: by,
+              ...sentenceValue('actor', by),
               seconds: o.pulse_seconds,
             }),
       ),

@@ -10,7 +10,7 @@
 // It implements the hardware port (server/doors/port.ts) and keeps the doors' live state (server/doors/liveState.ts).
 // The parts: hardwareRows.ts (a door, a controller), swipes.ts (swipes and Why?), devices.ts (readers, inputs,
 // outputs, controllers, elevators), traffic.ts (the random events), strike.ts (door commands), heartbeat.ts.
-import { DESTINATIONS, DOOR_MOMENTARY_MS, DOOR_STATUSES, EVENT_CODES, eventLabel, fill, type Event, type SimulateKind } from '../../contract';
+import { DESTINATIONS, DOOR_MOMENTARY_MS, DOOR_STATUSES, EVENT_CODES, eventLabel, fill, sentenceValue, type Event, type SimulateKind } from '../../contract';
 import { createAccessIndexes, type AccessIndexes } from '../access/index';
 import type { Db } from '../db/db';
 import { tenant } from '../db/tenant';
@@ -94,9 +94,9 @@ export function createHardwareSimulator(opts: SimulatorOptions) {
       how === 'relocked'
         ? fill('event.atDoorRelocked', '{event} at {door} (relocked)', { event, door: d.name })
         : how?.forced
-          ? fill('event.atDoorByForced', '{event} at {door} by {actor} (forced)', { event, door: d.name, actor: how.by })
+          ? fill('event.atDoorByForced', '{event} at {door} by {actor} (forced)', { event, door: d.name, ...sentenceValue('actor', how.by) })
           : how
-            ? fill('event.atDoorBy', '{event} at {door} by {actor}', { event, door: d.name, actor: how.by })
+            ? fill('event.atDoorBy', '{event} at {door} by {actor}', { event, door: d.name, ...sentenceValue('actor', how.by) })
             : fill('event.atDoor', '{event} at {door}', { event, door: d.name });
     const e = await pipeline.record(d.client_id, {
       eventCode: code,

@@ -4,12 +4,12 @@
 // `command` (server/doors/port.ts), as the simulator implements it.
 import { EVENT_CODES, checkDoorCommand, doorNeedsAttention, type DoorCommand, type Event } from '../../contract';
 import type { Db } from '../db/db';
-import { HardwareError } from '../doors/port';
+import { HardwareError, type Actor } from '../doors/port';
 import { tenant } from '../db/tenant';
 
 /** How a door event came about, beyond its code: an operator's command (`by`, forced despite a refusal) or the relock
  *  after Open briefly; nothing for the door's own (closed, forced open, held open). */
-export type DoorEventHow = { by: string; forced: boolean } | 'relocked';
+export type DoorEventHow = { by: Actor; forced: boolean } | 'relocked';
 
 /** What the relock timers need of a clock: xstate's SimulatedClock fits, so tests move time without waiting. */
 export interface SimulatorClock {
@@ -97,7 +97,7 @@ export function createStrikes<D extends StrikeDoor>({ db, momentaryMs, log, cloc
    * waiting for, and another momentary unlock starts its time again. A command that makes no sense for the door's
    * state (contract/doors.ts) is refused with 409 and changes nothing, unless `force` is given.
    */
-  async function command(clientId: number, doorId: number, cmd: DoorCommand, actor: string, opts: { force?: boolean } = {}): Promise<Event> {
+  async function command(clientId: number, doorId: number, cmd: DoorCommand, actor: Actor, opts: { force?: boolean } = {}): Promise<Event> {
     return serial(doorId, async () => {
       const d = await door(clientId, doorId);
       const check = checkDoorCommand(d.status, cmd);

@@ -64,4 +64,6 @@ export const zhEventWords: Record<string, string> = {
   // who a swipe was, when the credential is not known
   'unknown card': '未知卡',
   'unknown QR code': '未知二维码',
+  // who opened a first-person-in door, when the swipe did not say
+  'a valid card': '一张有效卡',
 };

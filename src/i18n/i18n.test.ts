@@ -555,6 +555,31 @@ describe("the server's event messages", () => {
     expect(records.filter((r) => !NOT_YET.some((n) => r.startsWith(n)))).toEqual([]);
   });
 
+  // who a door command or an output's pulse is by (the {actor} of its event) is a user name or a sentence with its key
+  // (fill), never English words in a literal or template: they would stay English inside a translated sentence
+  it('name what acted on a door or an output by a sentence with its key, never English words (issue 48)', () => {
+    const found: string[] = [];
+    let calls = 0;
+    for (const { f, text } of serverFiles())
+      for (const m of text.matchAll(/\b(?:simulator|port)\.command\(|\bcommandEach\(|\.pulseOutput\(/g)) {
+        if (/function |async \(/.test(text.slice(Math.max(0, m.index - 20), m.index))) continue;
+        let depth = 0;
+        let end = m.index + m[0].length - 1;
+        for (; end < text.length; end++) {
+          if (text[end] === '(') depth++;
+          else if (text[end] === ')' && --depth === 0) break;
+        }
+        calls++;
+        // its arguments less the sentences made in them: a template, or a quoted literal of more than one word (the
+        // commands are one word: 'lock', 'momentary-unlock')
+        const args = text.slice(m.index, end + 1).replace(/\bfill\((?:[^()]|\([^()]*\))*\)/g, 'fill()');
+        for (const w of args.matchAll(/`[^`]*`|'[^'\n]* [^'\n]*'/g)) found.push(`${f.split('/server/')[1]}: ${w[0]}`);
+      }
+    for (const { f, text } of serverFiles()) for (const w of text.matchAll(/\bconst by = `[^`]*`/g)) found.push(`${f.split('/server/')[1]}: ${w[0]}`);
+    expect(calls).toBeGreaterThanOrEqual(9); // the scan finds the callers (doors, threat levels, overrides, schedules, blocks)
+    expect(found).toEqual([]);
+  });
+
   it('are said in Chinese by their key, the event label translated; an event stored without one keeps its English', async () => {
     await loadLocale('zh-CN');
     const { sayEvent } = await import('./index');
@@ -566,6 +591,36 @@ describe("the server's event messages", () => {
     expect(sayEvent(unlocked, 'zh-CN')).toBe('Main Entrance：门已解锁，操作人 operator');
     expect(sayEvent(unlocked, 'en')).toBe('Door unlocked at Main Entrance by operator');
     expect(sayEvent({ message: 'Door unlocked at Main Entrance by operator' }, 'zh-CN')).toBe('Door unlocked at Main Entrance by operator');
+    // by what acted, not a person: the actor is a sentence of its own (contract sentenceValue), said by its key too
+    const { fill, sentenceValue } = await import('../../contract');
+    const bySchedule = fill('event.atDoorBy', '{event} at {door} by {actor}', {
+      event: 'Door unlocked',
+      door: 'Lobby',
+      ...sentenceValue('actor', fill('actor.unlockSchedule', 'unlock schedule {name}', { name: 'Office hours' })),
+    });
+    expect(bySchedule.message).toBe('Door unlocked at Lobby by unlock schedule Office hours');
+    const scheduled = { message: bySchedule.message, messageCode: bySchedule.code, messageValues: bySchedule.values };
+    expect(sayEvent(scheduled, 'zh-CN')).toBe('Lobby：门已解锁，操作人 解锁时段 Office hours');
+    expect(sayEvent(scheduled, 'en')).toBe('Door unlocked at Lobby by unlock schedule Office hours');
+    const firstIn = fill('event.atDoorBy', '{event} at {door} by {actor}', {
+      event: 'Door unlocked',
+      door: 'Lab',
+      ...sentenceValue('actor', fill('actor.firstPersonIn', 'first person in ({who}), unlock schedule {name}', { who: 'a valid card', name: 'Lab hours' })),
+    });
+    expect(sayEvent({ message: firstIn.message, messageCode: firstIn.code, messageValues: firstIn.values }, 'zh-CN')).toBe(
+      'Lab：门已解锁，操作人 第一人进入（一张有效卡），解锁时段 Lab hours',
+    );
+    const pulsed = fill('event.outputPulsed', '{event}: {output}, pulsed by {actor} for {seconds} s', {
+      event: 'Output active',
+      output: 'Siren',
+      seconds: 5,
+      ...sentenceValue('actor', fill('actor.logicalBlock', 'logical block {name}', { name: 'Fire doors' })),
+    });
+    expect(sayEvent({ message: pulsed.message, messageCode: pulsed.code, messageValues: pulsed.values }, 'zh-CN')).toBe(
+      'Siren：输出激活，由 逻辑块 Fire doors 触发脉冲 5 秒',
+    );
+    // a person's user name is the value as it is
+    expect(sentenceValue('actor', 'admin')).toEqual({ actor: 'admin' });
     const denied = {
       message: 'Access denied: unknown credential: unknown card (card 123) at Lobby',
       messageCode: 'event.swipeCard',

@@ -152,9 +152,19 @@ const WORD_PLACEHOLDERS = new Set(['what', 'state', 'done', 'action', 'seat', 'e
  *  An edge's event journaled while offline carries when it happened (`offlineAt`, server/edge/ingest.ts), said after it. */
 export function saySentence(sentence: Sentence, loc: Locale = current()): string {
   if (loc === 'en' || !i18n.exists(sentence.code, { ns: 'server', lng: loc })) return sentence.message;
-  const replace = Object.fromEntries(
+  const replace: Record<string, string> = Object.fromEntries(
     Object.entries(sentence.values).map(([k, v]) => [k, typeof v === 'string' && WORD_PLACEHOLDERS.has(k) ? valueWord(v, loc) : String(v)]),
   );
+  // a value that is a sentence of its own (contract sentenceValue: who acted, "unlock schedule Night"), said by its key
+  for (const [k, code] of Object.entries(sentence.values)) {
+    if (!k.endsWith(':code') || typeof code !== 'string') continue;
+    const name = k.slice(0, -':code'.length);
+    const inner = Object.entries(sentence.values).filter(([n]) => n.startsWith(`${name}.`));
+    replace[name] = saySentence(
+      { message: String(sentence.values[name] ?? ''), code, values: Object.fromEntries(inner.map(([n, v]) => [n.slice(name.length + 1), v])) },
+      loc,
+    );
+  }
   const said = i18n.t(sentence.code, { ns: 'server', lng: loc, replace, interpolation: { skipOnVariables: true } }) as string;
   const at = sentence.values.offlineAt;
   return at === undefined ? said : said + tx(' (offline at {at})', { at: String(at) }, loc);

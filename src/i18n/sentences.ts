@@ -78,6 +78,15 @@ export const zhSentences: Record<string, string> = {
   'event.logicAlarm': '{text}：{event}（{source}）',
   'event.watchlistAtDesk': '观察名单：在前台登记的 {name} 与 {reason} 匹配',
   'event.watchlistInRequest': '观察名单：来访申请中的 {name} 与 {reason} 匹配',
+  // who a door command or an output's pulse was by, when not a person (the {actor} of the event.atDoorBy… sentences)
+  'actor.override': '强制模式 {name}',
+  'actor.overrideEnded': '强制模式 {name} 结束',
+  'actor.unlockSchedule': '解锁时段 {name}',
+  'actor.unlockScheduleClosed': '解锁时段 {name}（已结束）',
+  'actor.unlockScheduleRemoved': '解锁时段已移除',
+  'actor.firstPersonIn': '第一人进入（{who}），解锁时段 {name}',
+  'actor.threatLevel': '威胁等级 {name}',
+  'actor.logicalBlock': '逻辑块 {name}',
   // a Gatehouse Edge's own events (edge/): its journal, and anti-passback while offline
   'event.edgeEventsLost': '{event}：{count} 条，从 {from} 到 {to}',
   'event.edgeJournalShare': '{event}：{controller} 保存了 {count} 条未送达的事件（占 {limit} 条的 {share}%）',
