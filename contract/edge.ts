@@ -74,6 +74,11 @@ export const EdgeThreat = object({
   until: nullable(ms()),
   exempt: array(id()),
 });
+/** Where a strike or input is wired (issue 47): the OSDP bus address of its board (a reader or I/O module on the
+ *  controller's bus, Configure / Hardware → Interfaces) and its point there, from 0 as OSDP numbers outputs and
+ *  inputs. Absent: not wired to a board, simulated (absent too in a snapshot of a server before 2026-12-04). */
+export const EdgeBoardPoint = object({ address: min(integer(), 0), point: min(integer(), 0) });
+export type EdgeBoardPoint = Infer<typeof EdgeBoardPoint>;
 export const EdgeDoor = object({
   id: id(),
   name: name(),
@@ -87,12 +92,23 @@ export const EdgeDoor = object({
   threat: nullable(EdgeThreat),
   degraded: enums(EDGE_DEGRADED_POLICIES),
   /** the door's lock strike on this controller (Configure / Hardware, an output of type Lock strike at the door) and
-   *  how long a grant or a request to exit unlocks it (the output's pulse; 0 there: DOOR_MOMENTARY_MS); null: none */
-  strike: nullable(object({ id: id(), name: name(), unlockMs: min(integer(), 1) })),
+   *  how long a grant or a request to exit unlocks it (the output's pulse; 0 there: DOOR_MOMENTARY_MS), and where it is
+   *  wired (`at`, last: absent when simulated); null: none */
+  strike: nullable(object({ id: id(), name: name(), unlockMs: min(integer(), 1), at: optional(EdgeBoardPoint) })),
   /** the door's inputs on this controller: its contact (open: the door is open) and exit buttons (request to exit),
    *  each as wired (Configure / Hardware): `normallyClosed` (its circuit is closed at rest: open is active; else
-   *  closed is active), `supervised` (end-of-line resistors: a shorted or cut line is told apart, a tamper) */
-  inputs: array(object({ id: id(), name: name(), kind: enums(EDGE_DOOR_INPUT_KINDS), normallyClosed: optional(boolean()), supervised: optional(boolean()) })),
+   *  closed is active), `supervised` (end-of-line resistors: a shorted or cut line is told apart, a tamper), and
+   *  where it is wired (`at`, last: absent when simulated) */
+  inputs: array(
+    object({
+      id: id(),
+      name: name(),
+      kind: enums(EDGE_DOOR_INPUT_KINDS),
+      normallyClosed: optional(boolean()),
+      supervised: optional(boolean()),
+      at: optional(EdgeBoardPoint),
+    }),
+  ),
   /** a door left open longer than this after a grant or a request to exit is held open (Configure / Doors) */
   heldOpenMs: min(integer(), 1000),
 });

@@ -2,6 +2,9 @@
 // readers, inputs and outputs wired to them, each at a door. A door's readers say which way a swipe goes (entry or
 // exit: the zones of anti-passback); its inputs are the contact, exit button and sensors; its outputs the strike,
 // sounder and lights. Deleting a controller or a door that still has them is refused (409), naming them.
+// Issue 47: an input or output may say where it is wired, on a board of its controller's bus (an OSDP reader
+// interface or I/O board, Interfaces) at its point there; the controller's Gatehouse Edge then drives and reads it on
+// that board (docs/EDGE.md). Without a board it is simulated.
 import { PRIV } from '../privileges';
 import { choice, defineResource, number, ref, switchField, text, timestamp } from './define';
 
@@ -148,6 +151,11 @@ export const INPUT_KINDS = [
   { value: 'tamper', label: 'Tamper' },
 ] as const;
 
+/** Where an input or output is wired (issue 47): the words the forms say. OSDP numbers a board's points from 0. */
+const WIRING = 'The board of its controller it is wired to, and its point there. Without a board it is simulated.';
+const INPUT_POINT_HELP = 'The board’s input number, from 0 as OSDP counts (its first input is 0)';
+const OUTPUT_POINT_HELP = 'The board’s output number, from 0 as OSDP counts (its first relay is 0)';
+
 export const inputsResource = defineResource({
   name: 'inputs',
   table: 'inputs',
@@ -169,14 +177,24 @@ export const inputsResource = defineResource({
     location: text({ max: 200, search: true, placeholder: 'Level 2, east stair', help: 'Where it is mounted, for whoever services it' }),
     normallyClosed: switchField({ label: 'Normally closed', default: true }),
     supervised: switchField({ label: 'Supervised (end-of-line resistors)', default: false }),
+    // issue 47: where it is wired: a board of its controller's bus and its point there (server/resources/boardPoints.ts
+    // checks the board is the controller's; the edge drives it with OSDP); no board: simulated
+    boardId: ref('interfaces', { label: 'Board', help: 'A reader interface or I/O board of its controller (none: simulated)' }),
+    boardName: text({ label: 'Board', max: 100, virtual: true, readOnly: true, from: 'boardId' }),
+    point: number({ label: 'Point', min: 0, max: 255, help: INPUT_POINT_HELP }),
   },
-  list: { title: ['name'], columns: ['kind', 'controllerName', 'doorName', 'normallyClosed', 'supervised', 'updatedAt'], sort: ['name', 'asc'] },
+  list: {
+    title: ['name'],
+    columns: ['kind', 'controllerName', 'doorName', 'normallyClosed', 'supervised', 'boardName', 'point', 'updatedAt'],
+    sort: ['name', 'asc'],
+  },
   form: [
     {
       title: 'Input',
       description: 'A contact, button or sensor wired to a controller, at a door or on its own.',
       fields: ['name', 'kind', 'controllerId', 'doorId', 'location', 'normallyClosed', 'supervised'],
     },
+    { title: 'Wiring', description: WIRING, fields: ['boardId', 'point'] },
   ],
   export: ['csv', 'ndjson'],
 });
@@ -208,14 +226,20 @@ export const outputsResource = defineResource({
     doorName: text({ label: 'Door', max: 200, virtual: true, readOnly: true, from: 'doorId', sort: true }),
     location: text({ max: 200, search: true, placeholder: 'Level 2, east stair', help: 'Where it is mounted, for whoever services it' }),
     pulseSeconds: number({ label: 'Pulse (seconds)', min: 0, max: 3600, default: 5, help: '0: held until switched off' }),
+    // issue 47: where it is wired: a board of its controller's bus and its point there (server/resources/boardPoints.ts
+    // checks the board is the controller's; the edge drives it with OSDP); no board: simulated
+    boardId: ref('interfaces', { label: 'Board', help: 'A reader interface or I/O board of its controller (none: simulated)' }),
+    boardName: text({ label: 'Board', max: 100, virtual: true, readOnly: true, from: 'boardId' }),
+    point: number({ label: 'Point', min: 0, max: 255, help: OUTPUT_POINT_HELP }),
   },
-  list: { title: ['name'], columns: ['kind', 'controllerName', 'doorName', 'pulseSeconds', 'updatedAt'], sort: ['name', 'asc'] },
+  list: { title: ['name'], columns: ['kind', 'controllerName', 'doorName', 'pulseSeconds', 'boardName', 'point', 'updatedAt'], sort: ['name', 'asc'] },
   form: [
     {
       title: 'Output',
       description: 'A strike, sounder, light or relay driven by a controller.',
       fields: ['name', 'kind', 'controllerId', 'doorId', 'location', 'pulseSeconds'],
     },
+    { title: 'Wiring', description: WIRING, fields: ['boardId', 'point'] },
   ],
   export: ['csv', 'ndjson'],
   // a manual pulse (`POST …/:id/pulse`): on for its pulse time, then off by itself, each an event naming who

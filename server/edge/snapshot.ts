@@ -13,7 +13,7 @@ import type { AccessIndex } from '../../access/engine';
 import type { Db } from '../db/db';
 import { tenantOf } from '../db/tenant';
 import { loadPresence } from '../doors/presence';
-import { alarmCodesOf } from '../db/queries/edge';
+import { alarmCodesOf, doorIoOf, type DoorIoRow } from '../db/queries/edge';
 
 const byId = <T extends { id: number }>(a: T, b: T) => a.id - b.id;
 
@@ -38,24 +38,10 @@ async function wiring(db: Db, clientId: number, controllerId: number) {
   );
   const degraded = new Map(policies.map((p) => [Number(p.id), p.degraded_policy]));
   const heldOpenMs = new Map(policies.map((p) => [Number(p.id), Number(p.held_open_seconds) * 1000]));
-  // the door I/O the edge drives and watches: each door's first lock strike, its contacts and exit buttons
-  const ioParams: unknown[] = [controllerId];
-  const mineIo = tenantOf(ioParams, clientId);
-  const { rows: strikes } = await db.query<{ id: number; name: string; door_id: number; pulse_seconds: number | null }>(
-    `select id, name, door_id, pulse_seconds from outputs where controller_id = $1 and kind = 'strike' and door_id is not null and ${mineIo()} order by id`,
-    ioParams,
-  );
-  const { rows: inputs } = await db.query<{
-    id: number;
-    name: string;
-    door_id: number;
-    kind: EdgeDoor['inputs'][number]['kind'];
-    normally_closed: boolean;
-    supervised: boolean;
-  }>(
-    `select id, name, door_id, kind, normally_closed, supervised from inputs where controller_id = $1 and kind in ('door-contact', 'exit-button') and door_id is not null and ${mineIo()} order by id`,
-    ioParams,
-  );
+  // the door I/O the edge drives and watches: each door's first lock strike, its contacts and exit buttons, each with
+  // the board point it is wired to (issue 47: `at`, last, only when wired, so an unwired snapshot's hash is as before)
+  const { strikes, inputs } = await doorIoOf(db, clientId, controllerId);
+  const at = (r: DoorIoRow) => (r.board_address === null || r.point === null ? {} : { at: { address: Number(r.board_address), point: Number(r.point) } });
   const strike = new Map<number, EdgeDoor['strike']>();
   for (const o of strikes)
     if (!strike.has(Number(o.door_id)))
@@ -63,12 +49,13 @@ async function wiring(db: Db, clientId: number, controllerId: number) {
         id: Number(o.id),
         name: o.name,
         unlockMs: Number(o.pulse_seconds) > 0 ? Number(o.pulse_seconds) * 1000 : DOOR_MOMENTARY_MS,
+        ...at(o),
       });
   const inputsOf = new Map<number, EdgeDoor['inputs']>();
   for (const i of inputs)
     inputsOf.set(Number(i.door_id), [
       ...(inputsOf.get(Number(i.door_id)) ?? []),
-      { id: Number(i.id), name: i.name, kind: i.kind, normallyClosed: !!i.normally_closed, supervised: !!i.supervised },
+      { id: Number(i.id), name: i.name, kind: i.kind, normallyClosed: !!i.normally_closed, supervised: !!i.supervised, ...at(i) },
     ]);
   return {
     readers: readers.map((r) => ({ id: Number(r.id), name: r.name, doorId: Number(r.door_id), direction: r.direction, address: Number(r.address ?? 0) })),

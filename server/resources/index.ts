@@ -18,6 +18,7 @@ import { overrideHooks } from './overrides';
 import { alarmGroupHooks } from './alarmGroups';
 import { interfaceHooks } from './interfaces';
 import { outputHooks, type Pulse } from './outputs';
+import { boardPointHooks } from './boardPoints';
 import { elevatorMaskHooks } from './elevatorMasks';
 import { credentialStoreHooks } from './settings';
 import { reportJobHooks } from '../reports/hooks';
@@ -53,7 +54,8 @@ export const resourceHooks = (
   overrides: overrideHooks,
   alarmGroups: alarmGroupHooks,
   interfaces: interfaceHooks,
-  outputs: outputHooks(opts.pulse, opts.log),
+  outputs: { ...outputHooks(opts.pulse, opts.log), ...boardPointHooks('output') },
+  inputs: boardPointHooks('input'),
   elevatorMasks: elevatorMaskHooks,
   credentialStore: credentialStoreHooks,
   reportJobs: reportJobHooks,

@@ -62,3 +62,38 @@ export async function alarmCodesOf(db: Db, clientId: number): Promise<number[]> 
   );
   return rows.map((r) => Number(r.event_code));
 }
+
+/** A strike or door input of the controller, with the board it is wired to (its bus address) and its point there. */
+export interface DoorIoRow {
+  id: number;
+  name: string;
+  door_id: number;
+  /** the board's bus address and the point, both null when it is not wired to a board (simulated) */
+  board_address: number | null;
+  point: number | null;
+}
+
+/**
+ * The door I/O the controller's edge drives and watches (its snapshot's doors): its lock strikes and its door contacts
+ * and exit buttons at doors, in id order, each with where it is wired (issue 47: a board of this controller).
+ */
+export async function doorIoOf(db: Db, clientId: number, controllerId: number) {
+  const params: unknown[] = [controllerId];
+  const t = tenantOf(params, clientId);
+  // a board of another controller cannot be saved (server/resources/boardPoints.ts); the join says it once more
+  const board = (alias: string) => `left join interfaces b on b.id = ${alias}.board_id and b.controller_id = ${alias}.controller_id and ${t('b')}`;
+  const { rows: strikes } = await db.query<DoorIoRow & { pulse_seconds: number | null }>(
+    `select o.id, o.name, o.door_id, o.pulse_seconds, b.bus_address as board_address, case when b.id is null then null else o.point end as point
+       from outputs o ${board('o')}
+      where o.controller_id = $1 and o.kind = 'strike' and o.door_id is not null and ${t('o')} order by o.id`,
+    params,
+  );
+  const { rows: inputs } = await db.query<DoorIoRow & { kind: 'door-contact' | 'exit-button'; normally_closed: boolean; supervised: boolean }>(
+    `select i.id, i.name, i.door_id, i.kind, i.normally_closed, i.supervised, b.bus_address as board_address,
+            case when b.id is null then null else i.point end as point
+       from inputs i ${board('i')}
+      where i.controller_id = $1 and i.kind in ('door-contact', 'exit-button') and i.door_id is not null and ${t('i')} order by i.id`,
+    params,
+  );
+  return { strikes, inputs };
+}
