@@ -10,6 +10,9 @@
 // mode); the contact opening while the strike is locked is Door forced open (6001); open longer than the door's
 // held-open time after it was let open is Door held open (6002); closing after either is Door closed (6000), which
 // returns the alarm to normal. Each is journaled before anything else happens, like every edge event.
+// Where a strike or input is wired to a board of the controller's OSDP bus (the snapshot's `at`), edge/osdpIo.ts turns
+// the strike's moves (onChange, state, relockIn) into osdp_OUT and the board's input states into `circuit`: the door's
+// logic stays here, whatever drives it.
 // The door's mode for its readers' steady LED colour (modeOf): locked down, held by a threat level, amber while the
 // link is down, green while unlocked, red otherwise.
 import { DOOR_MOMENTARY_MS, EVENT_CODES, checkDoorCommand, eventLabel, type EdgeCommandResult, type EdgeDoorCommand } from '../contract';
@@ -45,7 +48,8 @@ export function createDoorIo(opts: {
 }) {
   const now = opts.now ?? Date.now;
   const momentaryMs = opts.momentaryMs ?? (Number(process.env.DOOR_MOMENTARY_MS) || DOOR_MOMENTARY_MS);
-  const strikes = new Map<number, { state: StrikeState; relock: ReturnType<typeof setTimeout> | null }>();
+  /** each door's strike as commands and pulses left it; `until`: when a brief unlock relocks by itself */
+  const strikes = new Map<number, { state: StrikeState; relock: ReturnType<typeof setTimeout> | null; until: number | null }>();
   /** each door's contact: open or not, the alarm it is in (until it closes), the held-open timer running */
   const contacts = new Map<number, { open: boolean; alarm: 'forced' | 'held' | null; held: ReturnType<typeof setTimeout> | null }>();
   const doorOf = (doorId: number) => opts.store.held?.snapshot.doors.find((d) => d.id === doorId);
@@ -78,10 +82,10 @@ export function createDoorIo(opts: {
     return e;
   }
 
-  function set(doorId: number, s: StrikeState, relock: ReturnType<typeof setTimeout> | null) {
+  function set(doorId: number, s: StrikeState, relock: ReturnType<typeof setTimeout> | null, forMs = 0) {
     const before = strikes.get(doorId);
     if (before?.relock) clearTimeout(before.relock);
-    strikes.set(doorId, { state: s, relock });
+    strikes.set(doorId, { state: s, relock, until: relock ? now() + forMs : null });
     opts.onChange?.(doorId);
   }
 
@@ -102,7 +106,7 @@ export function createDoorIo(opts: {
         set(c.doorId, 'locked', null);
       }, momentaryMs);
       t.unref?.();
-      set(c.doorId, 'unlocked-briefly', t);
+      set(c.doorId, 'unlocked-briefly', t, momentaryMs);
     } else set(c.doorId, c.command === 'lock' ? 'locked' : 'unlocked', null);
     return { type: 'result', id: c.id, ok: true, message: e.message, seq: e.seq, state: state(c.doorId) };
   }
@@ -115,12 +119,13 @@ export function createDoorIo(opts: {
   function pulse(doorId: number): StrikeState {
     const door = doorOf(doorId);
     if (!door || state(doorId) === 'unlocked') return state(doorId);
+    const ms = door.strike?.unlockMs ?? momentaryMs;
     const t = setTimeout(() => {
       if (strikes.get(doorId)?.relock !== t) return; // a later command took over
       set(doorId, 'locked', null);
-    }, door.strike?.unlockMs ?? momentaryMs);
+    }, ms);
     t.unref?.();
-    set(doorId, 'unlocked-briefly', t);
+    set(doorId, 'unlocked-briefly', t, ms);
     return state(doorId);
   }
 
@@ -251,6 +256,11 @@ export function createDoorIo(opts: {
     circuit,
     enforce,
     state,
+    /** how long until a briefly unlocked strike relocks by itself (ms; null: it is not unlocked briefly) */
+    relockIn(doorId: number): number | null {
+      const until = strikes.get(doorId)?.until;
+      return until === null || until === undefined ? null : Math.max(0, until - now());
+    },
     /** whether the door's contact is open now */
     isOpen: (doorId: number) => contacts.get(doorId)?.open ?? false,
     modeOf,

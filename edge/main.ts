@@ -13,6 +13,7 @@ import { createDoorIo } from './doorIo';
 import { openSnapshotStore } from './snapshot';
 import type { Bus } from './osdp';
 import { attachOsdp, openLineSpeed } from './readers';
+import { attachOsdpIo, boardAddresses } from './osdpIo';
 import { openReaderKeys } from './readerKeys';
 
 export interface EdgeOptions {
@@ -21,7 +22,8 @@ export interface EdgeOptions {
   dataDir: string;
   /** simulated readers presenting a card every `everyMs` (none when not given) */
   readers?: { everyMs: number };
-  /** an OSDP reader bus (edge/osdp): its readers' cards are swipes at the snapshot's readers of the same bus address */
+  /** an OSDP reader bus (edge/osdp): its readers' cards are swipes at the snapshot's readers of the same bus address,
+   *  and the doors' strikes and inputs wired to its boards are driven and read there (edge/osdpIo.ts) */
   osdp?: Bus;
   /** pair OSDP readers that have no key of their own kept (install mode: SCBK-D, then a fresh key by KEYSET) */
   osdpInstall?: boolean;
@@ -88,7 +90,10 @@ export function startEdge(opts: EdgeOptions) {
     online: () => link.online,
     momentaryMs: opts.momentaryMs,
     onEvent: () => link.nudge(),
-    onChange: () => osdp?.refresh(),
+    onChange: (doorId) => {
+      osdp?.refresh();
+      doorBoards?.strikeMoved(doorId);
+    },
   });
   const readers = opts.readers ? simulateReaders(doors, store, { everyMs: opts.readers.everyMs, log }) : null;
   const osdp = opts.osdp
@@ -100,12 +105,16 @@ export function startEdge(opts: EdgeOptions) {
         modeOf: io.modeOf,
         report: (list) => link.readers(list),
         refreshMs: opts.osdpRefreshMs,
+        boards: () => boardAddresses(store),
         record: (e) => {
           journal.append({ ...e, at: journal.now(), offline: !link.online, snapshotVersion: store.held?.version ?? 0 });
           link.nudge();
         },
       })
     : null;
+  // the doors' strikes and inputs wired to boards of the bus: driven and read there (edge/osdpIo.ts)
+  const doorBoards = opts.osdp ? attachOsdpIo(opts.osdp, io, store, { log }) : null;
+  doorBoards?.snapshotChanged();
   // 80 % of the journal's bound undelivered: an alarm (edge/journalAlarm.ts)
   const fill = watchJournalFill({ journal, store, online: () => link.online, controllerId: () => link.controllerId, onEvent: () => link.nudge() });
   // a lockdown or threat level that came with the snapshot locks a strike a command left unlocked
@@ -129,8 +138,10 @@ export function startEdge(opts: EdgeOptions) {
   ageTimer.unref?.();
   if (osdp)
     link.on((e) => {
-      if (e === 'snapshot') osdp.snapshotChanged();
-      else osdp.refresh(); // online or offline: the readers' colour follows (amber while offline)
+      if (e === 'snapshot') {
+        osdp.snapshotChanged();
+        doorBoards?.snapshotChanged();
+      } else osdp.refresh(); // online or offline: the readers' colour follows (amber while offline)
       if (e === 'online') osdp.report();
     });
   if (store.held) log(`snapshot version ${store.held.version} held from before (fresh at ${new Date(store.held.freshAt).toISOString()})`);

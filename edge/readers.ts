@@ -6,6 +6,8 @@
 // Secure Channel: a reader whose own key is kept (sealed, edge/readerKeys.ts) must open the channel with it and is
 // secure-only from then on; with `install` a reader without a kept key is paired with SCBK-D and given a fresh random
 // key (KEYSET), which is sealed at once; without it such a reader runs in the clear (said in the log).
+// Door I/O boards (issue 47): the boards doors' strikes and inputs are wired to are on the line too (edge/osdpIo.ts
+// drives them), paired and kept as readers are.
 // Supervision: a reader going offline or coming back, tamper, and a Secure Channel failure (a refused key, a bad
 // cryptogram or MAC, plain text on a secure line) are journaled as events of its door's reader (4003, 4002, 6006) and
 // reach the server as every edge event does.
@@ -48,6 +50,9 @@ export interface OsdpOptions {
   refreshMs?: number;
   /** the line's speed a COMSET moved it to, kept in the data directory (edge/readers.ts openLineSpeed) */
   speed?: LineSpeed;
+  /** the bus addresses of the boards doors are wired to (edge/osdpIo.ts): on the line beside the card readers, an I/O
+   *  module with no card reader too (issue 47) */
+  boards?: () => Iterable<number>;
 }
 
 /** The line's speed kept across restarts: what a COMSET set it to (the port's `--osdp-baud` is only where it starts). */
@@ -95,7 +100,9 @@ export function attachOsdp(bus: Bus, doors: Doors, store: SnapshotStore, opts: O
   /** addresses a COMSET moved a reader from: not added again while the snapshot (not moved yet by the server) has them */
   const movedFrom = new Set<number>();
   const addReaders = () => {
-    const list = store.held?.snapshot.readers ?? [];
+    const readers = store.held?.snapshot.readers ?? [];
+    const boards = [...(opts.boards?.() ?? [])].filter((a) => !readers.some((r) => r.address === a)).map((a) => ({ address: a, name: `I/O board ${a}` }));
+    const list = [...readers, ...boards];
     for (const a of movedFrom) if (!list.some((r) => r.address === a)) movedFrom.delete(a);
     for (const r of list) {
       if (added.has(r.address) || movedFrom.has(r.address)) continue;

@@ -1,6 +1,6 @@
 // The controller (CP) of one OSDP line: it brings each configured reader online (ID, CAP, the secure channel, LSTAT),
-// then polls it, sends what the caller queued (LED, BUZ, TEXT, OUT), turns replies into events, supervises, and counts
-// every fault. See docs/OSDP.md for each choice.
+// then polls it, sends what the caller queued (LED, BUZ, TEXT, OUT, ISTAT), turns replies into events (a card, a PIN,
+// its inputs' and outputs' states), supervises, and counts every fault. See docs/OSDP.md for each choice.
 import { EventEmitter } from 'node:events';
 import { Command, MAX_PACKET, Nak, nakReason, Reply, Scs, commandName } from './constants.js';
 import { encodeFrame, type Frame } from './frame.js';
@@ -86,6 +86,11 @@ export interface BusEvents {
   /** a security alarm: the reader refused the key, a bad cryptogram, plain text or a bad MAC on a secure line */
   alarm: [{ address: number; reason: string }];
   nak: [{ address: number; command: string; code: number; reason: string }];
+  /** its inputs' states (osdp_ISTATR, one byte each, 0 inactive, 1 active, point 0 first): the reply to an ISTAT, or
+   *  to a POLL when an input changed */
+  inputs: [{ address: number; states: number[] }];
+  /** its outputs' states (osdp_OSTATR, one byte each, 0 off, 1 on): the reply to an OSTAT, or to a POLL */
+  outputs: [{ address: number; states: number[] }];
   /** the port itself failed (an adapter unplugged, a write refused): its readers go offline by their timeouts */
   lineError: [{ message: string }];
 }
@@ -243,6 +248,14 @@ export class Bus extends EventEmitter<BusEvents> {
   }
   output(address: number, list: m.OutputSpec[]) {
     return this.send(address, Command.OUT, m.encodeOut(list));
+  }
+  /** osdp_ISTAT: the reader answers its inputs' states (ISTATR, also the 'inputs' event). */
+  inputStatus(address: number) {
+    return this.send(address, Command.ISTAT);
+  }
+  /** osdp_OSTAT: the reader answers its outputs' states (OSTATR, also the 'outputs' event). */
+  outputStatus(address: number) {
+    return this.send(address, Command.OSTAT);
   }
 
   /** The line's speed now (baud): the one it was given, or the one a COMSET moved it to. */
@@ -715,9 +728,11 @@ export class Bus extends EventEmitter<BusEvents> {
   private event(d: Device, code: number, data: Buffer, out: Outbound | undefined) {
     const address = d.cfg.address;
     switch (code) {
-      case Reply.ACK:
       case Reply.ISTATR:
       case Reply.OSTATR:
+        this.emit(code === Reply.ISTATR ? 'inputs' : 'outputs', { address, states: [...data] });
+        break;
+      case Reply.ACK:
       case Reply.RSTATR:
       case Reply.COM:
         break;

@@ -2,6 +2,9 @@
 // its last reply to a repeated one, every NAK, install mode with SCBK-D, secure-only once paired), and can be told to
 // misbehave (late, silent, wrong sequence number, bad CRC, plain text, forged MAC, any reply or raw bytes) so the
 // controller's handling of each is tested over a real line.
+// Its outputs and inputs (issue 47) are a real one's: osdp_OUT sets an output for good (permanent on or off) or for a
+// while (on or off for a timer, then back to its permanent state), and OSTATR reports them; an input changing is told
+// in the reply to the next POLL (ISTATR with every input's state, one reply per change, in order); ISTAT answers them now.
 import { EventEmitter } from 'node:events';
 import { randomBytes } from 'node:crypto';
 import { BROADCAST, Command, Nak, Reply, Scs } from '../constants.js';
@@ -30,6 +33,16 @@ export interface ReaderOptions {
    * as on a real line.
    */
   heardAt?: () => number | undefined;
+  /** its inputs' states at start, point 0 first (1: the circuit closed, active as OSDP says; default two, both 0) */
+  inputs?: number[];
+  /** how many outputs (relays) it has, all off at start (default 1) */
+  outputs?: number;
+}
+
+/** An output of the reader: its permanent state, and a temporary one while a timed OUT runs. */
+interface OutputPoint {
+  permanent: number;
+  temporary: { state: number; timer: ReturnType<typeof setTimeout> } | null;
 }
 
 export type Fault =
@@ -73,6 +86,8 @@ export class Reader extends EventEmitter {
   private readonly queue: { code: number; data: Buffer }[] = [];
   private readonly faults: Fault[] = [];
   private readonly cuid = randomBytes(8);
+  private readonly inputStates: number[];
+  private readonly outputPoints: OutputPoint[];
   tamper = false;
   power = false;
   baud: number;
@@ -103,6 +118,24 @@ export class Reader extends EventEmitter {
     this.scbk = opts.scbk;
     this.secureOnly = opts.secureOnly ?? opts.scbk !== undefined;
     this.line = new LineReader(port, (e) => this.onEvent(e));
+    this.inputStates = [...(opts.inputs ?? [0, 0])];
+    this.outputPoints = Array.from({ length: opts.outputs ?? 1 }, () => ({ permanent: 0, temporary: null }));
+  }
+
+  /** Each output's state now (1 on, 0 off), output 0 first. */
+  get outputs(): number[] {
+    return this.outputPoints.map((o) => o.temporary?.state ?? o.permanent);
+  }
+  /** Each input's state now, point 0 first. */
+  get inputs(): number[] {
+    return [...this.inputStates];
+  }
+  /** An input's circuit changes: told to the controller in the reply to its next POLL (ISTATR, every input's state). */
+  setInput(point: number, state: number) {
+    if (point < 0 || point >= this.inputStates.length) throw new RangeError(`the reader has no input ${point}`);
+    if (this.inputStates[point] === state) return;
+    this.inputStates[point] = state;
+    this.queue.push({ code: Reply.ISTATR, data: Buffer.from(this.inputStates) });
   }
 
   get paired() {
@@ -114,6 +147,7 @@ export class Reader extends EventEmitter {
 
   close() {
     this.line.close();
+    for (const o of this.outputPoints) if (o.temporary) clearTimeout(o.temporary.timer);
   }
 
   presentCard(bits: string, reader = 0) {
@@ -263,16 +297,18 @@ export class Reader extends EventEmitter {
       case Command.LSTAT:
         return needs(0) ? { code: Reply.LSTATR, data: Buffer.from([+this.tamper, +this.power]) } : nak(Nak.LENGTH);
       case Command.ISTAT:
-        return needs(0) ? { code: Reply.ISTATR, data: Buffer.from([0, 0]) } : nak(Nak.LENGTH);
+        return needs(0) ? { code: Reply.ISTATR, data: Buffer.from(this.inputStates) } : nak(Nak.LENGTH);
       case Command.OSTAT:
-        return needs(0) ? { code: Reply.OSTATR, data: Buffer.from([0]) } : nak(Nak.LENGTH);
+        return needs(0) ? { code: Reply.OSTATR, data: Buffer.from(this.outputs) } : nak(Nak.LENGTH);
       case Command.RSTAT:
         return needs(0) ? { code: Reply.RSTATR, data: Buffer.from([0]) } : nak(Nak.LENGTH);
       case Command.OUT: {
         const o = m.decodeOut(data);
         if (!o) return nak(Nak.LENGTH);
+        if (o.some((x) => x.output >= this.outputPoints.length)) return nak(Nak.RECORD);
         this.seen.out.push(o);
         this.emit('out', o);
+        for (const x of o) this.drive(x);
         return ack;
       }
       case Command.LED: {
@@ -333,6 +369,32 @@ export class Reader extends EventEmitter {
       default:
         return nak(Nak.UNKNOWN_COMMAND);
     }
+  }
+
+  /** One output's OUT record (§6.8 codes): for good (1, 2: a running timer is cut; 3, 4: it runs out first) or for
+   *  `timer` × 100 ms (5 on, 6 off), then back to its permanent state. Each change is an 'output' event. */
+  private drive(x: Required<m.OutputSpec>) {
+    const o = this.outputPoints[x.output];
+    const before = o.temporary?.state ?? o.permanent;
+    const cut = () => {
+      if (o.temporary) clearTimeout(o.temporary.timer);
+      o.temporary = null;
+    };
+    if (x.code === 1 || x.code === 2) {
+      cut();
+      o.permanent = x.code === 2 ? 1 : 0;
+    } else if (x.code === 3 || x.code === 4) o.permanent = x.code === 4 ? 1 : 0;
+    else if ((x.code === 5 || x.code === 6) && x.timer > 0) {
+      cut();
+      const timer = setTimeout(() => {
+        o.temporary = null;
+        if (o.permanent !== (x.code === 5 ? 1 : 0)) this.emit('output', { output: x.output, on: o.permanent === 1 });
+      }, x.timer * 100);
+      timer.unref?.();
+      o.temporary = { state: x.code === 5 ? 1 : 0, timer };
+    }
+    const after = o.temporary?.state ?? o.permanent;
+    if (after !== before) this.emit('output', { output: x.output, on: after === 1 });
   }
 
   private reply(sqn: number, r: { code: number; data: Buffer; scb?: { type: number; data: Uint8Array } }, secure: boolean) {

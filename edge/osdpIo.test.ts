@@ -1,0 +1,207 @@
+// Real door I/O on the OSDP bus (issue 47), each piece a real peer: the real server and database with the demo data,
+// the real Gatehouse Edge with its OSDP bus on one end of a socat pseudo-terminal pair, and our reader (PD) on the
+// other, a reader with a relay (output 0) and two inputs as Configure / Hardware wires them: the Server Room's strike on
+// its output 0, its contact (normally closed) on input 0, an exit button (normally open) on input 1. A granted card at
+// the reader turns the relay on for the strike's unlock time and off again; the console's unlock and lock move it; the
+// contact opening while locked is Door forced open on the server; the exit button pulses the strike; the board lost is
+// said in the edge's log and raises nothing.
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { API, EVENT_CODES, controllersResource, inputsResource, interfacesResource, outputsResource } from '../contract';
+import { STANDARD_FORMATS, encode } from '../contract/cardFormat';
+import { startTestServer, type TestServer } from '../server/testkit';
+import { startEdge, type Edge } from './main';
+import { Bus, Command, Reader } from './osdp';
+import { ptyPair, type PtyPair } from './osdp/testkit';
+import { until } from './testPeers';
+
+/** the reader's bus address: the Server Room's card reader and its board (a reader interface) both */
+const ADDRESS = 9;
+let s: TestServer;
+let admin: string;
+let northwind: number;
+let door: number;
+let strike: number;
+let contact: number;
+let exitButton: number;
+let controller: number;
+let boardId: number;
+let pty: PtyPair;
+let pd: Reader;
+let edge: Edge;
+const logs: string[] = [];
+let dataDir: string;
+
+/** A catalogue row changed through its PUT (every field it has, `change` over them): the answer. */
+async function put(resource: { api: string; fields: Record<string, unknown> }, id: number, change: Record<string, unknown>) {
+  const row = (await s.call('GET', `${resource.api}/${id}`, { token: admin })).body;
+  const body = Object.fromEntries(
+    Object.keys(resource.fields)
+      .filter((f) => !(resource.fields[f] as { virtual?: boolean }).virtual)
+      .map((f) => [f, row[f] ?? null]),
+  );
+  return s.call('PUT', `${resource.api}/${id}`, { token: admin, body: { ...body, updatedAt: row.updatedAt, ...change } });
+}
+const ok = (r: { status: number; body: unknown }) => expect(r.status, JSON.stringify(r.body)).toBe(200);
+
+/** The edge's journaled events of the door with this code. */
+const journaled = (code: number) => edge.journal.all().filter((e) => e.eventCode === code && e.sourceId === `door-${door}`);
+/** The reader's relay (output 0): 1 on, 0 off. */
+const relay = () => pd.outputs[0];
+
+beforeAll(async () => {
+  s = await startTestServer();
+  northwind = Number((await s.db.query<{ id: number }>(`select id from clients where code = 'NORTHWIND'`)).rows[0].id);
+  admin = await s.loginTo('admin', 'NORTHWIND');
+  const { rows } = await s.db.query<{ reader: number; controller_id: number; door_id: number; contact: number; strike: number }>(
+    `select r.id as reader, r.controller_id, r.door_id, i.id as contact, o.id as strike from card_readers r join doors d on d.id = r.door_id
+       join inputs i on i.door_id = r.door_id and i.controller_id = r.controller_id and i.kind = 'door-contact'
+       join outputs o on o.door_id = r.door_id and o.controller_id = r.controller_id and o.kind = 'strike'
+      where d.name = 'Server Room' and d.client_id = $1 limit 1`,
+    [northwind],
+  );
+  controller = Number(rows[0].controller_id);
+  [door, strike, contact] = [Number(rows[0].door_id), Number(rows[0].strike), Number(rows[0].contact)];
+  await s.db.query('update card_readers set address = $2 where id = $1', [rows[0].reader, ADDRESS]);
+  const board = await s.call('POST', interfacesResource.api, {
+    token: admin,
+    body: { name: 'Server Room reader board', kind: 'reader', controllerId: controller, busAddress: ADDRESS },
+  });
+  expect(board.status, JSON.stringify(board.body)).toBe(201);
+  boardId = Number(board.body.id);
+  ok(await put(outputsResource, strike, { pulseSeconds: 1, boardId, point: 0 }));
+  ok(await put(inputsResource, contact, { normallyClosed: true, supervised: false, boardId, point: 0 }));
+  const made = await s.call('POST', inputsResource.api, {
+    token: admin,
+    body: { name: 'Server Room exit button', kind: 'exit-button', controllerId: controller, doorId: door, normallyClosed: false, boardId, point: 1 },
+  });
+  expect(made.status, JSON.stringify(made.body)).toBe(201);
+  exitButton = Number(made.body.id);
+  const key = (await s.call('POST', `${controllersResource.api}/${controller}/edge-key`, { token: admin, body: {} })).body.apiKey as string;
+
+  // the reader at rest: its contact's circuit closed (1), its exit button's open (0), its relay off
+  pty = await ptyPair(9600);
+  pd = new Reader(pty.b, { address: ADDRESS, inputs: [1, 0], outputs: 1 });
+  dataDir = mkdtempSync(join(tmpdir(), 'osdp-io-'));
+  edge = startEdge({ server: s.base, key, dataDir, backoff: { first: 50, max: 300 }, log: (m) => logs.push(m), osdp: new Bus(pty.a, { baudRate: 9600 }) });
+  await until('the edge online with the Server Room wired to its board', () =>
+    edge.store.held?.snapshot.doors.find((d) => d.id === door && d.strike?.at?.address === ADDRESS && d.inputs.length === 2),
+  );
+  await until('the board online and its inputs read', () => pd.seen.commands.includes(Command.ISTAT), 20_000);
+}, 120_000);
+
+afterAll(async () => {
+  edge?.stop();
+  pd?.close();
+  await pty?.close();
+  await s?.close();
+  if (dataDir) rmSync(dataDir, { recursive: true, force: true });
+});
+
+describe('a door wired to an OSDP reader’s relay and inputs', () => {
+  it('the snapshot carries where the strike and inputs are wired: the board’s bus address and the point', () => {
+    const d = edge.store.held!.snapshot.doors.find((x) => x.id === door)!;
+    expect(d.strike).toMatchObject({ id: strike, unlockMs: 1000, at: { address: ADDRESS, point: 0 } });
+    expect(d.inputs.find((i) => i.id === contact)).toMatchObject({ normallyClosed: true, at: { address: ADDRESS, point: 0 } });
+    expect(d.inputs.find((i) => i.id === exitButton)).toMatchObject({ kind: 'exit-button', normallyClosed: false, at: { address: ADDRESS, point: 1 } });
+  });
+
+  it('refuses a board of another controller, a board without its point, and a point another output holds, naming the field', async () => {
+    const other = (await s.db.query<{ id: number }>(`select id from controllers where client_id = $1 and id <> $2 limit 1`, [northwind, controller])).rows[0];
+    const elsewhere = await s.call('POST', interfacesResource.api, {
+      token: admin,
+      body: { name: 'A board elsewhere', kind: 'io', controllerId: Number(other.id), busAddress: 30 },
+    });
+    expect(elsewhere.status, JSON.stringify(elsewhere.body)).toBe(201);
+    const away = await put(outputsResource, strike, { boardId: Number(elsewhere.body.id), point: 0 });
+    expect(away.status).toBe(400);
+    expect(away.body.violations).toEqual([expect.objectContaining({ field: 'boardId' })]);
+
+    const second = await s.call('POST', outputsResource.api, {
+      token: admin,
+      body: { name: 'Second relay on point 0', kind: 'sounder', controllerId: controller, boardId, point: 0 },
+    });
+    expect(second.status).toBe(400);
+    expect(second.body.violations).toEqual([expect.objectContaining({ field: 'point', message: expect.stringContaining('Server Room') })]);
+    const noPoint = await s.call('POST', outputsResource.api, {
+      token: admin,
+      body: { name: 'A relay without its point', kind: 'relay', controllerId: controller, boardId },
+    });
+    expect(noPoint.status).toBe(400);
+    expect(noPoint.body.violations).toEqual([expect.objectContaining({ field: 'point' })]);
+  });
+
+  it('a granted card at the reader turns the strike’s relay on for its unlock time (a timed OUT), then off again', async () => {
+    const outs = pd.seen.out.length;
+    pd.presentCard(
+      encode(
+        STANDARD_FORMATS.find((x) => x.bits === 26)!,
+        18,
+        41409,
+      ),
+    ); // Hiro Davies's card, granted at the Server Room in the demo data
+    await until('the relay on', () => relay() === 1);
+    // on for the strike's 1 s pulse: OUT code 5 (temporary on), 10 × 100 ms
+    expect(pd.seen.out.slice(outs)[0]).toEqual([{ output: 0, code: 5, timer: 10 }]);
+    await until('the relay off again', () => relay() === 0);
+    // and the edge relocked the door: the relay off for good (permanent off), whichever of the two ran out first
+    await until('the strike relocked at the edge', () => edge.io.state(door) === 'locked');
+    await until('permanent off sent', () => pd.seen.out.length > outs + 1);
+    expect(pd.seen.out.slice(outs)).toEqual([[{ output: 0, code: 5, timer: 10 }], [{ output: 0, code: 1, timer: 0 }]]);
+  });
+
+  it('the console’s unlock holds the relay on and its lock turns it off (permanent on, permanent off)', async () => {
+    const cmd = (command: string) => s.call('POST', `${API.doors}/${door}/commands`, { token: admin, body: { command } });
+    const outs = pd.seen.out.length;
+    expect((await cmd('unlock')).status).toBe(200);
+    await until('the relay on', () => relay() === 1);
+    expect(pd.seen.out.slice(outs)).toEqual([[{ output: 0, code: 2, timer: 0 }]]);
+    expect((await cmd('lock')).status).toBe(200);
+    await until('the relay off', () => relay() === 0);
+    expect(pd.seen.out.slice(outs)).toEqual([[{ output: 0, code: 2, timer: 0 }], [{ output: 0, code: 1, timer: 0 }]]);
+  });
+
+  it('the contact opening while locked is Door forced open at the edge and on the server; closing is Door closed', async () => {
+    const before = Number((await s.db.query<{ id: number }>('select coalesce(max(id), 0) as id from events')).rows[0].id);
+    pd.setInput(0, 0); // the normally-closed contact's circuit opens: the door is open
+    await until('Door forced open journaled', () => journaled(EVENT_CODES.doorForcedOpen).length === 1);
+    const forced = await until('Door forced open on the server', async () => {
+      const { rows } = await s.db.query<{ message: string }>(
+        `select message from events where client_id = $1 and event_code = $2 and event_point_id = $3 and id > $4`,
+        [northwind, EVENT_CODES.doorForcedOpen, `door-${door}`, before],
+      );
+      return rows[0];
+    });
+    expect(forced.message).toContain('Server Room');
+    pd.setInput(0, 1);
+    await until('Door closed journaled', () => journaled(EVENT_CODES.doorClosed).length === 1);
+    expect(edge.io.isOpen(door)).toBe(false);
+  });
+
+  it('the exit button pressed is a request to exit: journaled, and the strike’s relay pulsed', async () => {
+    const outs = pd.seen.out.length;
+    pd.setInput(1, 1); // normally open: pressed closes its circuit
+    await until('the request to exit journaled', () =>
+      edge.journal.all().some((e) => e.eventCode === EVENT_CODES.inputActive && e.pointId === `input-${exitButton}`),
+    );
+    await until('the relay on', () => relay() === 1);
+    expect(pd.seen.out.slice(outs)[0]).toEqual([{ output: 0, code: 5, timer: 10 }]);
+    pd.setInput(1, 0);
+    await until('the relay off again', () => relay() === 0);
+    await until('permanent off sent', () => pd.seen.out.length > outs + 1);
+    expect(edge.io.state(door)).toBe('locked');
+  });
+
+  it('the board lost: its inputs unknown (in the log), no alarm; back online, its inputs read again', async () => {
+    const forced = journaled(EVENT_CODES.doorForcedOpen).length;
+    const istats = pd.seen.commands.filter((c) => c === Command.ISTAT).length;
+    pd.fault({ kind: 'silent' }, 3);
+    await until('the board’s inputs unknown, in the log', () =>
+      logs.some((l) => l.includes(`OSDP board ${ADDRESS} offline: the inputs of Server Room are unknown`)),
+    );
+    await until('its inputs read again once back', () => pd.seen.commands.filter((c) => c === Command.ISTAT).length > istats, 20_000);
+    expect(journaled(EVENT_CODES.doorForcedOpen).length).toBe(forced);
+  });
+});
