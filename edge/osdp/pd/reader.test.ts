@@ -18,7 +18,7 @@ afterEach(async () => {
   await pty?.close();
 });
 
-async function setup(opts: { scbk?: Buffer } = {}) {
+async function setup(opts: { scbk?: Buffer; inputs?: number[]; outputs?: number } = {}) {
   pty = await ptyPair();
   pd = new Reader(pty.b, { address: 5, ...opts });
   const replies: Frame[] = [];
@@ -73,6 +73,37 @@ describe('the reader simulator', () => {
     // the repeat gets the card again, not a second read
     expect((await ask(cmd(2, Command.POLL)))?.raw.equals(card!.raw)).toBe(true);
     expect((await ask(cmd(3, Command.POLL)))?.code).toBe(Reply.ACK);
+  });
+
+  it('keeps its outputs as OUT sets them: permanent on and off, a timed on back to off, OSTATR reporting them; NAKs an output it does not have (9)', async () => {
+    const { ask, cmd } = await setup({ outputs: 2 });
+    const out = (sqn: number, records: number[]) => ask(cmd(sqn, Command.OUT, records));
+    const ostat = async (sqn: number) => [...(await ask(cmd(sqn, Command.OSTAT)))!.data];
+    expect((await ask(cmd(0, Command.OSTAT)))?.code).toBe(Reply.OSTATR);
+    expect((await out(1, [1, 2, 0, 0]))?.code).toBe(Reply.ACK); // output 1 permanent on
+    expect(await ostat(2)).toEqual([0, 1]);
+    expect((await out(3, [1, 1, 0, 0, 0, 5, 2, 0]))?.code).toBe(Reply.ACK); // output 1 off; output 0 on for 200 ms
+    expect(await ostat(1)).toEqual([1, 0]);
+    const end = performance.now() + 10_000;
+    while (pd!.outputs[0] !== 0 && performance.now() < end) await new Promise((r) => setTimeout(r, 20));
+    expect(await ostat(2)).toEqual([0, 0]);
+    expect(nakOf(await out(3, [2, 2, 0, 0]))).toBe(Nak.RECORD);
+    expect(await ostat(1)).toEqual([0, 0]);
+  });
+
+  it('tells an input change in the reply to the next POLL (ISTATR, every input), each change in order, and answers ISTAT with them now', async () => {
+    const { ask, cmd } = await setup({ inputs: [1, 0] });
+    expect([...(await ask(cmd(0, Command.ISTAT)))!.data]).toEqual([1, 0]);
+    expect((await ask(cmd(1, Command.POLL)))?.code).toBe(Reply.ACK);
+    pd!.setInput(0, 0);
+    pd!.setInput(1, 1);
+    pd!.setInput(1, 1); // no change: nothing to tell
+    const first = await ask(cmd(2, Command.POLL));
+    expect([first?.code, ...first!.data]).toEqual([Reply.ISTATR, 0, 0]);
+    const second = await ask(cmd(3, Command.POLL));
+    expect([second?.code, ...second!.data]).toEqual([Reply.ISTATR, 0, 1]);
+    expect((await ask(cmd(1, Command.POLL)))?.code).toBe(Reply.ACK);
+    expect([...(await ask(cmd(2, Command.ISTAT)))!.data]).toEqual([0, 1]);
   });
 
   it('NAKs a security block it does not know (5) and a secure command without a session (6)', async () => {
