@@ -3,20 +3,9 @@
 // debounced), never read per swipe. A swipe that arrives while a change is pending waits for that rebuild, so the
 // next swipe after a saved change always obeys it.
 import type { Db } from '../db/db';
-import { tenant } from '../db/tenant';
+import { accessIndexRows, allClientIds, siteDoorIds } from '../db/queries/accessIndex';
 import type { CardFormat } from './cardFormat';
-import type {
-  AccessGroupFact,
-  AccessIndex,
-  CredentialFact,
-  DoorFact,
-  DoorMode,
-  IdentityFact,
-  InterlockFact,
-  OverrideFact,
-  ThreatFact,
-  ZoneFact,
-} from '../../access/engine';
+import type { AccessGroupFact, AccessIndex, CredentialFact, DoorFact, DoorMode, IdentityFact, InterlockFact, ThreatFact, ZoneFact } from '../../access/engine';
 import { SpecialCalendar, type DayWindow, type Schedule, type SpecialDate, type WeeklyWindow } from '../../access/schedule';
 
 /** How long one dynamic QR code is current. */
@@ -47,113 +36,31 @@ const group = <T, K>(rows: readonly T[], key: (r: T) => K): Map<K, T[]> => {
   return out;
 };
 
-/** Reads one tenant's configuration into an index (a dozen queries, whatever the number of swipes). */
+/** Reads one tenant's configuration into an index (a dozen queries, whatever the number of swipes: server/db/queries/accessIndex.ts). */
 export async function buildIndex(db: Db, clientId: number): Promise<AccessIndex> {
-  /** One query of the tenant's rows: `mine(alias)` is its tenant condition (tenant(), server/db/tenant.ts). */
-  const q = async <T>(sql: (mine: (alias?: string) => string) => string) => {
-    const params: unknown[] = [];
-    return (
-      await db.query<T>(
-        sql((alias) => tenant(params, clientId, alias)),
-        params,
-      )
-    ).rows;
-  };
-  const [client] = (await db.query<{ timezone: string }>('select timezone from clients where id = $1', [clientId])).rows;
-  const creds = await q<{
-    id: number;
-    identity_id: number;
-    type: string;
-    number: string;
-    facility_code: number | null;
-    status: string;
-    valid_from: string | null;
-    valid_to: string | null;
-  }>((mine) => `select id, identity_id, type, number, facility_code, status, valid_from::text, valid_to::text from credentials where ${mine()} order by id`);
-  const people = await q<{ id: number; name: string; status: string; valid_from: string | null; valid_to: string | null }>(
-    (mine) => `select id, first_name || ' ' || last_name as name, status, valid_from::text, valid_to::text from identities where ${mine()}`,
-  );
-  const doorRows = await q<{
-    id: number;
-    name: string;
-    mode: string;
-    entry_zone_id: number | null;
-    exit_zone_id: number | null;
-    card_format_id: number | null;
-    qr_secret: string | null;
-  }>((mine) => `select id, name, mode, entry_zone_id, exit_zone_id, card_format_id, qr_secret from doors where ${mine()}`);
-  const ilDoors = await q<{ interlock_id: number; door_id: number; name: string }>(
-    (mine) => `select d.interlock_id, d.door_id, i.name from interlock_doors d join interlocks i on i.id = d.interlock_id where ${mine('i')}`,
-  );
-  const groups = await q<{ id: number; name: string }>((mine) => `select id, name from access_groups where ${mine()}`);
-  const groupDoors = await q<{ access_group_id: number; door_id: number; schedule_id: number }>(
-    (mine) => `select access_group_id, door_id, schedule_id from access_group_doors where ${mine()}`,
-  );
-  const members = await q<{ access_group_id: number; identity_id: number }>(
-    (mine) => `select m.access_group_id, m.identity_id from access_group_members m join access_groups g on g.id = m.access_group_id where ${mine('g')}`,
-  );
-  const schedules = await q<{ id: number; name: string }>((mine) => `select id, name from schedules where ${mine()}`);
-  const windows = await q<{ schedule_id: number; day: string; start_time: string; end_time: string }>(
-    (mine) => `select schedule_id, day, start_time, end_time from schedule_windows where ${mine()}`,
-  );
-  const specials = await q<{ schedule_id: number; kind: string; start_time: string; end_time: string }>(
-    (mine) => `select schedule_id, kind, start_time, end_time from schedule_special_windows where ${mine()} order by id`,
-  );
-  const dates = await q<{ date: string; yearly: boolean; kind: string; name: string }>(
-    (mine) => `select date::text, yearly, kind, name from special_dates where ${mine()}`,
-  );
-  const zones = await q<{ id: number; name: string; anti_passback: string; forgive_minutes: number }>(
-    (mine) => `select id, name, anti_passback, forgive_minutes from access_zones where ${mine()}`,
-  );
-  const formats = await q<{
-    id: number;
-    name: string;
-    bits: number;
-    facility_start: number | null;
-    facility_length: number | null;
-    card_start: number;
-    card_length: number;
-  }>((mine) => `select id, name, bits, facility_start, facility_length, card_start, card_length from card_formats where ${mine()}`);
-  const parity = await q<{ card_format_id: number; bit: number; type: 'even' | 'odd'; over_start: number; over_length: number }>(
-    (mine) => `select card_format_id, bit, type, over_start, over_length from card_format_parity where ${mine()} order by id`,
-  );
-
-  // overrides of the last month and the future (an explainer or a simulated clock may ask about the recent past)
-  const overrides = await q<{ id: number; name: string; mode: OverrideFact['mode']; from: number; to: number; door_id: number }>(
-    (
-      mine,
-    ) => `select o.id, o.name, o.mode, (extract(epoch from o.starts_at) * 1000)::float8 as "from", (extract(epoch from o.ends_at) * 1000)::float8 as "to", d.door_id
-       from door_overrides o join door_override_doors d on d.override_id = o.id where ${mine('o')} and o.ends_at > now() - interval '31 days'`,
-  );
+  const {
+    client,
+    creds,
+    people,
+    doorRows,
+    ilDoors,
+    groups,
+    groupDoors,
+    members,
+    schedules,
+    windows,
+    specials,
+    dates,
+    zones,
+    formats,
+    parity,
+    overrides,
+    threatRow,
+  } = await accessIndexRows(db, clientId);
   const overridesOf = group(overrides, (x) => x.door_id);
-  // the threat level in force (migration 096): the doors of its site (a division and those inside it) or every door
-  const [threatRow] = await q<{
-    level_id: number;
-    name: string;
-    rank: number;
-    mode: ThreatFact['mode'];
-    from: number;
-    until: number | null;
-    division_id: number | null;
-    exempt: number[] | null;
-  }>(
-    (mine) => `select s.level_id, l.name, l.rank, l.mode, (extract(epoch from s.set_at) * 1000)::float8 as "from",
-            (extract(epoch from s.until) * 1000)::float8 as until, s.division_id,
-            (select array_agg(e.access_group_id) from threat_level_exempt_groups e where e.threat_level_id = l.id) as exempt
-       from threat_level_state s join threat_levels l on l.id = s.level_id where ${mine('s')}`,
-  );
   let threatDoors: Set<number> | null = null;
   if (threatRow && threatRow.division_id !== null) {
-    const threatParams: unknown[] = [threatRow.division_id];
-    threatDoors = new Set(
-      (
-        await db.query<{ id: number }>(
-          `with recursive site(id) as (select $1::int union select d.id from divisions d join site on d.parent_id = site.id)
-      select id from doors where ${tenant(threatParams, clientId)} and division_id in (select id from site)`,
-          threatParams,
-        )
-      ).rows.map((r) => Number(r.id)),
-    );
+    threatDoors = new Set(await siteDoorIds(db, clientId, threatRow.division_id));
   }
   const threat: ThreatFact | null = threatRow
     ? {
@@ -329,8 +236,7 @@ export function createAccessIndexes(db: Db, opts: { debounceMs?: number; log?: (
       dirty.set(clientId, timer);
     },
     async loadAll() {
-      const { rows } = await db.query<{ id: number }>('select id from clients order by id');
-      for (const r of rows) await rebuild(r.id);
+      for (const id of await allClientIds(db)) await rebuild(id);
     },
     stop() {
       for (const t of dirty.values()) if (t) clearTimeout(t);

@@ -7,6 +7,7 @@
 import { createHmac } from 'node:crypto';
 import { DESTINATIONS, type DynamicQr } from '../../contract';
 import type { Db } from '../db/db';
+import { qrDoors } from '../db/queries/access';
 import { qrWindow } from '../../access/engine';
 
 export const doorDisplayCode = (secret: string, doorId: number, window: number) =>
@@ -30,12 +31,7 @@ export function createQrPublisher(
 
   async function announce(at: number, doorId?: number): Promise<number> {
     const w = qrWindow(at, opts.periodS);
-    const { rows } = await db.query<{ id: number; client_id: number; qr_secret: string }>(
-      doorId === undefined
-        ? 'select id, client_id, qr_secret from doors where qr_secret is not null order by id'
-        : 'select id, client_id, qr_secret from doors where qr_secret is not null and id = $1',
-      doorId === undefined ? [] : [doorId],
-    );
+    const rows = await qrDoors(db, doorId);
     const expiresAt = new Date((w + 1) * opts.periodS * 1000).toISOString();
     for (const r of rows) {
       const body: DynamicQr = { id: w, doorId: Number(r.id), code: doorDisplayCode(r.qr_secret, Number(r.id), w), expiresAt };

@@ -26,7 +26,7 @@ import type { HardwarePort } from '../doors/port';
 import { dropPresence, presenceOf, zoneCounts, zoneOccupants } from '../doors/presence';
 import { previewAccess, type AccessChange } from './preview';
 import { SpecialCalendar, type DayWindow } from '../../access/schedule';
-import { tenant } from '../db/tenant';
+import { accessZone, specialDates } from '../db/queries/access';
 
 export const EXPLAIN_PATH = `${API.events}/:id/explain`;
 
@@ -49,13 +49,9 @@ export function accessRoutes(app: FastifyInstance, { simulator, db }: { simulato
   async function zoneOf(req: Parameters<typeof clientOf>[0]) {
     const clientId = clientOf(req);
     const id = idParam(req, 'Access zone');
-    const params: unknown[] = [id];
-    const { rows } = await db.query<{ id: number; name: string; anti_passback: string }>(
-      `select id, name, anti_passback from access_zones where id = $1 and ${tenant(params, clientId)}`,
-      params,
-    );
-    if (!rows[0]) throw new HttpError(404, 'Access zone not found');
-    return { clientId, zone: rows[0] };
+    const zone = await accessZone(db, clientId, id);
+    if (!zone) throw new HttpError(404, 'Access zone not found');
+    return { clientId, zone };
   }
   app.get(`${ZONES}/occupancy`, { config: { privileges: [PRIV.accessZones.view] } }, async (req): Promise<ZoneOccupancy> => {
     const counts = await zoneCounts(db, clientOf(req));
@@ -125,11 +121,7 @@ export function accessRoutes(app: FastifyInstance, { simulator, db }: { simulato
         special,
       };
     } else {
-      const params: unknown[] = [];
-      const { rows } = await db.query<{ id: number; date: string; yearly: boolean; kind: string; name: string }>(
-        `select id, date::text, yearly, kind, name from special_dates where ${tenant(params, clientId)}`,
-        params,
-      );
+      const rows = await specialDates(db, clientId);
       if (id !== null && !rows.some((x) => x.id === id)) throw new HttpError(404, 'Special date not found');
       const dates = rows.filter((x) => x.id !== id).map((x) => ({ date: x.date, yearly: x.yearly, kind: x.kind, name: x.name }));
       dates.push({ date: v.date, yearly: !!v.yearly, kind: v.kind, name: v.name });
