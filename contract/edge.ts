@@ -77,7 +77,12 @@ export const EdgeThreat = object({
 /** Where a strike or input is wired (issue 47): the OSDP bus address of its board (a reader or I/O module on the
  *  controller's bus, Configure / Hardware → Interfaces) and its point there, from 0 as OSDP numbers outputs and
  *  inputs. Absent: not wired to a board, simulated (absent too in a snapshot of a server before 2026-12-04). */
-export const EdgeBoardPoint = object({ address: min(integer(), 0), point: min(integer(), 0) });
+export const EdgeBoardPoint = object({
+  address: min(integer(), 0),
+  point: min(integer(), 0),
+  /** a strike wired fail-safe (a magnetic lock: energised to lock, Configure / Hardware); absent: energised to unlock */
+  failSafe: optional(literal(true)),
+});
 export type EdgeBoardPoint = Infer<typeof EdgeBoardPoint>;
 export const EdgeDoor = object({
   id: id(),

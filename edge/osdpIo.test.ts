@@ -4,7 +4,7 @@
 // its output 0, its contact (normally closed) on input 0, an exit button (normally open) on input 1. A granted card at
 // the reader turns the relay on for the strike's unlock time and off again; the console's unlock and lock move it; the
 // contact opening while locked is Door forced open on the server; the exit button pulses the strike; the board lost is
-// said in the edge's log and raises nothing.
+// said in the edge's log and raises nothing; wired fail-safe, the relay holds the door locked.
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -203,5 +203,23 @@ describe('a door wired to an OSDP reader’s relay and inputs', () => {
     );
     await until('its inputs read again once back', () => pd.seen.commands.filter((c) => c === Command.ISTAT).length > istats, 20_000);
     expect(journaled(EVENT_CODES.doorForcedOpen).length).toBe(forced);
+  });
+
+  it('a strike wired fail-safe (a magnetic lock) is energised while locked and let go for a grant’s time', async () => {
+    const outs = pd.seen.out.length;
+    ok(await put(outputsResource, strike, { failSafe: true }));
+    await until('the relay on: locked, energised', () => relay() === 1);
+    expect(pd.seen.out.slice(outs)).toEqual([[{ output: 0, code: 2, timer: 0 }]]);
+    pd.presentCard(
+      encode(
+        STANDARD_FORMATS.find((x) => x.bits === 26)!,
+        18,
+        41409,
+      ),
+    );
+    await until('the relay off: released', () => relay() === 0);
+    expect(pd.seen.out.slice(outs)[1]).toEqual([{ output: 0, code: 6, timer: 10 }]);
+    await until('the relay on again: relocked', () => relay() === 1 && edge.io.state(door) === 'locked' && pd.seen.out.length > outs + 2);
+    expect(pd.seen.out.slice(outs)[2]).toEqual([{ output: 0, code: 2, timer: 0 }]);
   });
 });

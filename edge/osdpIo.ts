@@ -3,7 +3,8 @@
 // here, and only turned into edge/doorIo.ts's calls, where the door's logic is:
 // - the strike moved (doorIo's onChange): osdp_OUT to its board's output point: unlocked is permanent on, locked is
 //   permanent off, unlocked briefly is on for the time left (a temporary state: the board relocks by itself even when
-//   this edge is gone), then back to off;
+//   this edge is gone), then back to off; a strike wired fail-safe (a magnetic lock, energised to lock) the other way
+//   round: locked is permanent on, unlocked permanent off, released briefly off for the time left;
 // - the board's inputs (ISTATR, the reply to a POLL when one changed, or to the ISTAT sent when the board comes online
 //   or the wiring changed): each wired input whose state changed is fed to doorIo's `circuit`, 1 as the circuit closed
 //   and 0 open (a normally-closed point is active when open: doorIo reads it as wired). Door forced open, a request to
@@ -18,6 +19,7 @@ import type { SnapshotStore } from './snapshot';
 const OUT_PERMANENT_OFF = 1;
 const OUT_PERMANENT_ON = 2;
 const OUT_TEMPORARY_ON = 5;
+const OUT_TEMPORARY_OFF = 6;
 /** OUT's timer is in 100 ms and 16 bits */
 const OUT_TIMER_MAX = 0xffff;
 
@@ -54,12 +56,16 @@ export function attachOsdpIo(bus: Bus, io: DoorIo, store: SnapshotStore, opts: {
     if (!at || !online(at.address)) return; // not wired (simulated), or set when its board comes online
     const state = io.state(doorId);
     const left = io.relockIn(doorId);
+    // fail-safe (a magnetic lock): energised while locked, so each state's code is the other one
+    const [unlock, lock, release] = at.failSafe
+      ? [OUT_PERMANENT_OFF, OUT_PERMANENT_ON, OUT_TEMPORARY_OFF]
+      : [OUT_PERMANENT_ON, OUT_PERMANENT_OFF, OUT_TEMPORARY_ON];
     const spec =
       state === 'unlocked'
-        ? { output: at.point, code: OUT_PERMANENT_ON }
+        ? { output: at.point, code: unlock }
         : state === 'locked' || left === null || left === 0
-          ? { output: at.point, code: OUT_PERMANENT_OFF }
-          : { output: at.point, code: OUT_TEMPORARY_ON, timer: Math.min(OUT_TIMER_MAX, Math.ceil(left / 100)) };
+          ? { output: at.point, code: lock }
+          : { output: at.point, code: release, timer: Math.min(OUT_TIMER_MAX, Math.ceil(left / 100)) };
     bus.output(at.address, [spec]).catch((e: Error) => log(`OSDP board ${at.address}: the strike of door ${doorId} was not set (${state}): ${e.message}`));
   }
 

@@ -231,6 +231,8 @@ export const outputsResource = defineResource({
     boardId: ref('interfaces', { label: 'Board', help: 'A reader interface or I/O board of its controller (none: simulated)' }),
     boardName: text({ label: 'Board', max: 100, virtual: true, readOnly: true, from: 'boardId' }),
     point: number({ label: 'Point', min: 0, max: 255, help: OUTPUT_POINT_HELP }),
+    // issue 47: a magnetic lock is wired fail-safe: energised to lock, so its board point is on while locked
+    failSafe: switchField({ label: 'Fail-safe (energised to lock)', default: false }),
   },
   list: { title: ['name'], columns: ['kind', 'controllerName', 'doorName', 'pulseSeconds', 'boardName', 'point', 'updatedAt'], sort: ['name', 'asc'] },
   form: [
@@ -239,7 +241,7 @@ export const outputsResource = defineResource({
       description: 'A strike, sounder, light or relay driven by a controller.',
       fields: ['name', 'kind', 'controllerId', 'doorId', 'location', 'pulseSeconds'],
     },
-    { title: 'Wiring', description: WIRING, fields: ['boardId', 'point'] },
+    { title: 'Wiring', description: WIRING, fields: ['boardId', 'point', 'failSafe'] },
   ],
   export: ['csv', 'ndjson'],
   // a manual pulse (`POST …/:id/pulse`): on for its pulse time, then off by itself, each an event naming who

@@ -131,6 +131,7 @@ export default {
   'resource.outputs.field.boardName': '板卡',
   'resource.outputs.field.point': '点位',
   'resource.outputs.help.point': '板卡上的输出编号，按 OSDP 从 0 起计（第一个继电器为 0）',
+  'resource.outputs.field.failSafe': '失电开锁（通电上锁）',
   'resource.outputs.form.1.title': '接线',
   'resource.outputs.form.1.description': '它接在其控制器的哪块板卡及该板卡上的哪个点位。不选板卡则为模拟。',
 } satisfies Record<string, string>;

@@ -41,7 +41,10 @@ async function wiring(db: Db, clientId: number, controllerId: number) {
   // the door I/O the edge drives and watches: each door's first lock strike, its contacts and exit buttons, each with
   // the board point it is wired to (issue 47: `at`, last, only when wired, so an unwired snapshot's hash is as before)
   const { strikes, inputs } = await doorIoOf(db, clientId, controllerId);
-  const at = (r: DoorIoRow) => (r.board_address === null || r.point === null ? {} : { at: { address: Number(r.board_address), point: Number(r.point) } });
+  const at = (r: DoorIoRow & { fail_safe?: boolean }) =>
+    r.board_address === null || r.point === null
+      ? {}
+      : { at: { address: Number(r.board_address), point: Number(r.point), ...(r.fail_safe ? { failSafe: true as const } : {}) } };
   const strike = new Map<number, EdgeDoor['strike']>();
   for (const o of strikes)
     if (!strike.has(Number(o.door_id)))

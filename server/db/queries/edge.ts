@@ -82,8 +82,8 @@ export async function doorIoOf(db: Db, clientId: number, controllerId: number) {
   const t = tenantOf(params, clientId);
   // a board of another controller cannot be saved (server/resources/boardPoints.ts); the join says it once more
   const board = (alias: string) => `left join interfaces b on b.id = ${alias}.board_id and b.controller_id = ${alias}.controller_id and ${t('b')}`;
-  const { rows: strikes } = await db.query<DoorIoRow & { pulse_seconds: number | null }>(
-    `select o.id, o.name, o.door_id, o.pulse_seconds, b.bus_address as board_address, case when b.id is null then null else o.point end as point
+  const { rows: strikes } = await db.query<DoorIoRow & { pulse_seconds: number | null; fail_safe: boolean }>(
+    `select o.id, o.name, o.door_id, o.pulse_seconds, o.fail_safe, b.bus_address as board_address, case when b.id is null then null else o.point end as point
        from outputs o ${board('o')}
       where o.controller_id = $1 and o.kind = 'strike' and o.door_id is not null and ${t('o')} order by o.id`,
     params,
