@@ -245,10 +245,6 @@ const sqlOutsideQueries: Record<string, number> = {
   'server/crud/where.ts': 1,
   'server/crud/write.ts': 11,
   // not moved yet (issue 48): fixed queries of a room that belong in server/db/queries/<room>.ts
-  'server/audit/export.ts': 1,
-  'server/audit/heads.ts': 4,
-  'server/audit/verify.ts': 4,
-  'server/audit/witness.ts': 2,
   'server/edge/commands.ts': 1,
   'server/edge/hub.ts': 9,
   'server/edge/ingest.ts': 9,

@@ -3,6 +3,7 @@
 import type { KeyObject } from 'node:crypto';
 import { isDeepStrictEqual } from 'node:util';
 import type { Db } from '../db/db';
+import { exportPage } from '../db/queries/auditChain';
 import { CANONICAL_VERSION, EXPORT_FORMAT, chainOf, headSignatureValid, publicKeyPem, signHeads, type SignedHead } from './heads';
 import { PAGE, checkLink, type ChainProblem, type LinkRecord } from './verify';
 
@@ -50,25 +51,7 @@ export async function* exportChain(db: Db, key: KeyObject, clientId: number | nu
   };
   yield JSON.stringify(header) + '\n';
   for (let after = 0; after < end;) {
-    const { rows } = await db.query<{
-      seq: string;
-      id: string;
-      at: string;
-      actor: string;
-      action: string;
-      entity: string;
-      entity_id: string | null;
-      before: unknown;
-      after: unknown;
-      prev_hash: string | null;
-      hash: string;
-      canonical: string;
-    }>(
-      `select seq, id, to_char(at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') as at, actor, action, entity, entity_id, before, after, prev_hash, hash,
-         audit_canonical(a) as canonical
-         from audit_log a where coalesce(client_id, -1) = $1 and seq > $2 and seq <= $3 order by seq limit ${PAGE}`,
-      [chainOf(clientId), after, end],
-    );
+    const rows = await exportPage(db, chainOf(clientId), after, end, PAGE);
     if (!rows.length) break;
     let text = '';
     for (const r of rows) {

@@ -2,6 +2,8 @@
 // signature, signing the heads that moved (now and then, and before each export).
 import { createHash, createPrivateKey, createPublicKey, generateKeyPairSync, sign, verify, type KeyObject } from 'node:crypto';
 import type { Db } from '../db/db';
+import * as chain from '../db/queries/auditChain';
+import type { HeadRow } from '../db/queries/auditChain';
 import { aloneAmongServers } from '../db/maintenance';
 import { keepSecret, secret } from '../db/queries/accounts';
 
@@ -57,7 +59,6 @@ export function headSignatureValid(h: SignedHead, publicKey: KeyObject | string)
   }
 }
 
-type HeadRow = { client_id: number | null; seq: string | number; hash: string; signed_at: Date | string; signature: string };
 const headOf = (r: HeadRow): SignedHead => ({
   clientId: r.client_id === null ? null : Number(r.client_id),
   seq: Number(r.seq),
@@ -67,10 +68,8 @@ const headOf = (r: HeadRow): SignedHead => ({
 });
 
 export async function latestHead(db: Db, clientId: number | null): Promise<SignedHead | null> {
-  const { rows } = await db.query<HeadRow>('select * from audit_heads where coalesce(client_id, -1) = $1 order by seq desc, id desc limit 1', [
-    chainOf(clientId),
-  ]);
-  return rows[0] ? headOf(rows[0]) : null;
+  const row = await chain.latestHeadRow(db, chainOf(clientId));
+  return row ? headOf(row) : null;
 }
 
 /**
@@ -80,12 +79,7 @@ export async function latestHead(db: Db, clientId: number | null): Promise<Signe
  */
 export async function signHeads(db: Db, key: KeyObject, scope: { clientId: number | null } | 'all'): Promise<SignedHead[]> {
   // every chain's newest record by the chain index (one lookup per client, not a scan of the log)
-  const { rows } = await db.query<{ chain: number; seq: string; hash: string; signed: string | null }>(
-    `select c.chain, a.seq::text, a.hash, (select max(h.seq)::text from audit_heads h where coalesce(h.client_id, -1) = c.chain) as signed
-       from (${scope === 'all' ? 'select -1 as chain union all select id from clients' : 'select $1::int as chain'}) c
-       join lateral (select seq, hash from audit_log where coalesce(client_id, -1) = c.chain order by seq desc limit 1) a on true`,
-    scope === 'all' ? [] : [chainOf(scope.clientId)],
-  );
+  const rows = await chain.chainTops(db, scope === 'all' ? null : chainOf(scope.clientId));
   const out: SignedHead[] = [];
   for (const r of rows) {
     const clientId = clientOfChain(Number(r.chain));
@@ -95,13 +89,7 @@ export async function signHeads(db: Db, key: KeyObject, scope: { clientId: numbe
     }
     const head = { clientId, seq: Number(r.seq), hash: r.hash, signedAt: new Date().toISOString() };
     const signature = sign(null, Buffer.from(headMessage(head), 'utf8'), key).toString('base64');
-    await db.query('insert into audit_heads (client_id, seq, hash, signed_at, signature) values ($1, $2, $3, $4, $5)', [
-      clientId,
-      head.seq,
-      head.hash,
-      head.signedAt,
-      signature,
-    ]);
+    await chain.insertHead(db, { ...head, signature });
     out.push({ ...head, signature });
   }
   return out;
@@ -128,8 +116,7 @@ export function startHeadSigning(
   let seen = -1; // the newest audit_log id signed up to; -1: nothing yet (the first look signs every chain)
   let running: Promise<void> | null = null;
   const pass = async () => {
-    const { rows } = await db.query<{ id: string | null }>('select max(id)::text as id from audit_log');
-    const newest = rows[0]?.id === null || rows[0]?.id === undefined ? 0 : Number(rows[0].id);
+    const newest = await chain.newestAuditId(db);
     if (newest === seen) return;
     const k = await key();
     const heads = await aloneAmongServers(db, 'audit-sign', () => signHeads(db, k, 'all'));

@@ -3,7 +3,7 @@
 import type { KeyObject } from 'node:crypto';
 import type { Db } from '../db/db';
 import { chainOf, clientOfChain, headSignatureValid, latestHead, sha256Hex, type SignedHead } from './heads';
-import { tenant } from '../db/tenant';
+import { chainPage, chainsWithHeads, chainsWithRecords, recordIdAt } from '../db/queries/auditChain';
 
 export type ProblemKind = 'content' | 'link' | 'order' | 'missing' | 'head';
 export interface ChainProblem {
@@ -71,13 +71,6 @@ export function checkHead(
 }
 
 export const PAGE = 5000;
-type ChainRow = { id: string | number; seq: string | number; prev_hash: string | null; hash: string; canonical: string; at: string };
-/** The rows of one chain, by the indexes there are: (client_id, id) and, for rows of no client, (id) where client_id is null. */
-const inChain = (clientId: number | null, from: number) => {
-  if (clientId === null) return { where: 'client_id is null and id > $1', params: [from] };
-  const params: unknown[] = [from];
-  return { where: `${tenant(params, clientId)} and id > $1`, params };
-};
 
 /**
  * Walks the chains of `scope` in the database (the client's chain, or every chain) in the order the rows were written
@@ -85,14 +78,10 @@ const inChain = (clientId: number | null, from: number) => {
  * link that is not the hash before it, or a signed head the chain no longer holds.
  */
 export async function verifyChains(db: Db, publicKey: KeyObject | string | null, scope: { clientId: number | null } | 'all'): Promise<ChainReport> {
-  const chains =
-    scope === 'all'
-      ? (await db.query<{ chain: number }>('select distinct coalesce(client_id, -1) as chain from audit_log order by 1')).rows.map((r) => Number(r.chain))
-      : [chainOf(scope.clientId)];
+  const chains = scope === 'all' ? await chainsWithRecords(db) : [chainOf(scope.clientId)];
   if (scope === 'all') {
     // a chain whose every record was deleted still has its signed heads
-    for (const r of (await db.query<{ chain: number }>('select distinct coalesce(client_id, -1) as chain from audit_heads')).rows)
-      if (!chains.includes(Number(r.chain))) chains.push(Number(r.chain));
+    for (const c of await chainsWithHeads(db)) if (!chains.includes(c)) chains.push(c);
   }
   let records = 0;
   let upTo: VerifiedUpTo | null = null;
@@ -104,24 +93,19 @@ export async function verifyChains(db: Db, publicKey: KeyObject | string | null,
     let atHead: LinkRecord | null = null;
     upTo = null;
     for (let after = 0; ;) {
-      const q = inChain(clientId, after);
-      const { rows } = await db.query<ChainRow>(
-        `select id, seq, prev_hash, hash, audit_canonical(a) as canonical, to_char(at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') as at
-           from audit_log a where ${q.where} order by id limit ${PAGE}`,
-        q.params,
-      );
+      const rows = await chainPage(db, clientId, after, PAGE);
       for (const row of rows) {
         const r: LinkRecord = { id: Number(row.id), seq: Number(row.seq), prevHash: row.prev_hash, hash: row.hash, canonical: row.canonical };
         let problem = checkLink(clientId, r, before);
         if (problem?.kind === 'missing') {
           // a seq skipped here may be further on (records moved) rather than gone
           const expected = (before?.seq ?? 0) + 1;
-          const { rows: at } = await db.query<{ id: string }>('select id from audit_log where coalesce(client_id, -1) = $1 and seq = $2', [chain, expected]);
-          if (at[0])
+          const at = await recordIdAt(db, chain, expected);
+          if (at !== undefined)
             problem = {
               ...problem,
               kind: 'order',
-              message: `record ${r.id} (client ${clientId ?? 'none'}, seq ${r.seq}): out of order (seq ${expected} expected; that is record ${at[0].id}, written after it)`,
+              message: `record ${r.id} (client ${clientId ?? 'none'}, seq ${r.seq}): out of order (seq ${expected} expected; that is record ${at}, written after it)`,
             };
         }
         if (problem) return { ok: false, chains: chains.length, records, upTo, head, problem };

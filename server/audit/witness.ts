@@ -12,6 +12,7 @@ import { appendFileSync, closeSync, existsSync, fsyncSync, mkdirSync, openSync, 
 import { join, relative, resolve, isAbsolute } from 'node:path';
 import type { KeyObject } from 'node:crypto';
 import type { Db } from '../db/db';
+import { lastSeq, recordsAt } from '../db/queries/auditChain';
 import { chainOf, headSignatureValid, type SignedHead } from './heads';
 import type { ChainProblem } from './verify';
 
@@ -138,10 +139,7 @@ export async function verifyAgainstWitness(db: Db, publicKey: KeyObject | string
     if (!heads.length) continue;
     const lastWitnessed = heads.at(-1)!;
     const named = `client ${clientId ?? 'none'}: the last witnessed record is seq ${lastWitnessed.seq} (hash ${lastWitnessed.hash.slice(0, 16)}…, signed ${lastWitnessed.signedAt})`;
-    const { rows: top } = await db.query<{ seq: string | null }>('select max(seq)::text as seq from audit_log where coalesce(client_id, -1) = $1', [
-      chainOf(clientId),
-    ]);
-    const dbLast = top[0]?.seq === null || top[0]?.seq === undefined ? 0 : Number(top[0].seq);
+    const dbLast = await lastSeq(db, chainOf(clientId));
     if (dbLast < lastWitnessed.seq)
       return fail({
         clientId,
@@ -151,10 +149,7 @@ export async function verifyAgainstWitness(db: Db, publicKey: KeyObject | string
         message: `${named}; the chain in the database ends at seq ${dbLast}: records witnessed were deleted`,
       });
     const seqs = heads.map((h) => h.seq);
-    const { rows } = await db.query<{ seq: string; hash: string; id: string }>(
-      'select seq::text, hash, id::text from audit_log where coalesce(client_id, -1) = $1 and seq = any($2::bigint[])',
-      [chainOf(clientId), seqs],
-    );
+    const rows = await recordsAt(db, chainOf(clientId), seqs);
     const held = new Map(rows.map((r) => [Number(r.seq), r]));
     for (const h of heads) {
       compared++;
