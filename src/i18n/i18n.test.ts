@@ -103,6 +103,39 @@ describe('screen strings (text: keyed by their English)', () => {
     const words = [...Object.values(AUDIT_ACTION_WORDS), ...ACTIVITY_FILE_COLUMNS];
     expect(words.filter((w) => !(w in zhText))).toEqual([]);
   });
+  // issue 48: the Why? drawer said its title, its lines and its checks' names in English in a zh-CN console
+  it('a screen that said English words outside tx (JSX text, a title) says none now: the Why? drawer', async () => {
+    const { WHY_CHECKS } = await import('../screens/configure/WhyDrawer');
+    expect(Object.values(WHY_CHECKS).filter((w) => !(w in zhText))).toEqual([]);
+    const source = readFileSync(join(__dirname, '..', 'screens', 'configure', 'WhyDrawer.tsx'), 'utf8');
+    const body = source.replace(/^\s*(\/\/|\*|\/\*\*).*$/gm, ''); // comments left out
+    const english = [
+      // text between tags with a word in it, not an expression ({…})
+      ...[...body.matchAll(/(?<!=)>([^<>{}=;]*[A-Za-z]{2,}[^<>{}=;]*)</g)].map((m) => m[1].trim()),
+      // a quoted title, label or placeholder
+      ...[...body.matchAll(/\b(?:title|label|placeholder|aria-label)="([^"]*[A-Za-z]{2,}[^"]*)"/g)].map((m) => m[1]),
+      // a template of words shown as it is
+      ...[...body.matchAll(/`([^`]*[A-Za-z]{3,} [^`]*)`/g)].map((m) => m[1]),
+    ];
+    expect(english).toEqual([]);
+    // its decision labels are said from the event words (./events.ts): every label a decision gives
+    const { DECISION_LABELS } = await import('../../contract/decision');
+    expect(
+      Object.values(DECISION_LABELS)
+        .map((l) => tx(l, undefined, 'zh-CN'))
+        .filter((z) => !CJK.test(z)),
+    ).toEqual([]);
+    expect(tx('{who} (card {card}) at {door}, {at}', { who: 'Ann Lee', card: '77', door: 'Vault', at: '2 Dec 2026 18:01' }, 'zh-CN')).toBe(
+      'Vault：Ann Lee（卡 77），2 Dec 2026 18:01',
+    );
+    expect(
+      tx(
+        'Decided at the edge while offline, with snapshot version {version}{built}{reached}.',
+        { version: 7, built: tx(' of {built}', { built: '1 Dec 2026 09:00' }, 'zh-CN'), reached: '' },
+        'zh-CN',
+      ),
+    ).toBe('由 Edge 在离线时判定，使用快照版本 7（构建于 1 Dec 2026 09:00）。');
+  });
   it('falls back to the English text and fills placeholders', () => {
     expect(tx('Not in any table {n}', { n: 3 }, 'zh-CN')).toBe('Not in any table 3');
   });

@@ -7,17 +7,18 @@
 import { useEffect, useState } from 'react';
 import { Callout, Classes, Drawer, Icon, Tag } from '@blueprintjs/core';
 import { useSelector } from '@xstate/react';
-import { DECISION_EVENT_CODES, type Explanation } from '../../../contract/decision';
+import { DECISION_EVENT_CODES, DECISION_LABELS, type Explanation } from '../../../contract/decision';
 import { selectCommandError, selectCommandResult, selectRunningCommand } from '../../../machines/command';
 import { useViewActor } from '../../hooks/useViewActor';
 import { useTime } from '../../ui/time';
-import { say, tx } from '../../i18n';
+import { say, useTx } from '../../i18n';
 
 const DENIED_CODES = new Set(Object.values(DECISION_EVENT_CODES).filter((c) => c !== DECISION_EVENT_CODES.granted));
 /** A swipe the engine denied: the rows that offer "Why?". */
 export const isDeniedSwipe = (code: number | string) => DENIED_CODES.has(Number(code));
 
-const CHECKS: Record<string, string> = {
+/** The checks of the chain, in English: said with tx (src/i18n/text.ts has their zh-CN). */
+export const WHY_CHECKS: Record<string, string> = {
   'card-format': 'Card format',
   credential: 'Credential',
   qr: 'QR code',
@@ -36,6 +37,7 @@ const CHECKS: Record<string, string> = {
  * so the drawer stays when its row scrolls out of a live table; without it, the button shows its own.
  */
 export function WhyButton({ eventId, onWhy }: { eventId: number; onWhy?: (eventId: number) => void }) {
+  const tx = useTx();
   const [open, setOpen] = useState(false); // visual: this button's own drawer is shown
   return (
     <>
@@ -57,7 +59,18 @@ export function WhyButton({ eventId, onWhy }: { eventId: number; onWhy?: (eventI
 }
 
 /** The drawer of one denied swipe: decides it again (through the explain command actor) and shows each check. */
+/** Who swiped at which door, said in the console's language (the decision's label is its title). */
+function swipeLine(result: Explanation, at: string, tx: ReturnType<typeof useTx>): string {
+  return tx('{who} (card {card}) at {door}, {at}', {
+    who: result.identityName ?? tx('Unknown card'),
+    card: result.swipe.card,
+    door: result.swipe.doorName ?? tx('door {id}', { id: result.swipe.doorId }),
+    at,
+  });
+}
+
 export function WhyDrawer({ eventId, onClose }: { eventId: number; onClose: () => void }) {
+  const tx = useTx();
   const command = useViewActor('explainCommands');
   const running = useSelector(command, selectRunningCommand);
   const error = useSelector(command, selectCommandError);
@@ -68,14 +81,14 @@ export function WhyDrawer({ eventId, onClose }: { eventId: number; onClose: () =
   }, [command, eventId]);
   return (
     <>
-      <Drawer isOpen onClose={onClose} title="Why was this swipe denied?" icon="help" size="min(480px, 100%)">
+      <Drawer isOpen onClose={onClose} title={tx('Why was this swipe denied?')} icon="help" size="min(480px, 100%)">
         <div className="bp6-drawer-body" style={{ padding: 16 }} data-testid="why-drawer">
           {error && (
             <Callout intent="danger" icon="error">
               {say(error)}
             </Callout>
           )}
-          {!error && !result && running !== null && <p className="bp6-text-muted">Deciding the swipe again…</p>}
+          {!error && !result && running !== null && <p className="bp6-text-muted">{tx('Deciding the swipe again…')}</p>}
           {result && result.eventId === eventId && result.edge?.decided && <EdgeWhy result={result} />}
           {result && result.eventId === eventId && !result.edge?.decided && (
             <>
@@ -83,13 +96,14 @@ export function WhyDrawer({ eventId, onClose }: { eventId: number; onClose: () =
                 intent={result.now.granted ? 'success' : 'danger'}
                 icon={result.now.granted ? 'tick-circle' : 'disable'}
                 data-testid="why-reason"
-                title={result.now.label}
+                title={tx(result.now.label)}
               >
-                {result.identityName ?? 'Unknown card'} (card {result.swipe.card}) at {result.swipe.doorName ?? `door ${result.swipe.doorId}`},{' '}
-                {dateTime(result.swipe.at)}
+                {swipeLine(result, dateTime(result.swipe.at), tx)}
                 {result.stored.reason && result.stored.reason !== result.now.reason && (
                   <p style={{ marginTop: 8 }}>
-                    When it happened the reason was <Tag minimal>{result.stored.reason}</Tag>; the configuration has changed since.
+                    {tx('When it happened the reason was “{reason}”; the configuration has changed since.', {
+                      reason: tx(DECISION_LABELS[result.stored.reason] ?? result.stored.reason),
+                    })}
                   </p>
                 )}
               </Callout>
@@ -103,13 +117,14 @@ export function WhyDrawer({ eventId, onClose }: { eventId: number; onClose: () =
 }
 
 function Steps({ steps }: { steps: Explanation['now']['steps'] }) {
+  const tx = useTx();
   return (
     <ol className="gh-why-steps" data-testid="why-steps" style={{ paddingLeft: 0, listStyle: 'none', marginTop: 16 }}>
       {steps.map((s, i) => (
         <li key={i} data-testid="why-step" style={{ display: 'flex', gap: 8, marginBottom: 8, alignItems: 'flex-start' }}>
           <Icon icon={s.ok ? 'tick-circle' : 'cross-circle'} intent={s.ok ? 'success' : 'danger'} style={{ marginTop: 2 }} />
           <span>
-            <strong>{CHECKS[s.check] ?? s.check}</strong>: {s.detail}
+            <strong>{WHY_CHECKS[s.check] ? tx(WHY_CHECKS[s.check]) : s.check}</strong>: {s.detail}
           </span>
         </li>
       ))}
@@ -123,28 +138,33 @@ function Steps({ steps }: { steps: Explanation['now']['steps'] }) {
  * would decide otherwise.
  */
 function EdgeWhy({ result }: { result: Explanation }) {
+  const tx = useTx();
   const { dateTime } = useTime();
   const edge = result.edge!;
   const d = edge.decided!;
   const built = edge.snapshotBuiltAt ? dateTime(edge.snapshotBuiltAt) : null;
+  const how = {
+    version: edge.snapshotVersion,
+    built: built ? tx(' of {built}', { built }) : '',
+    reached: edge.offline && edge.receivedAt ? tx('; it reached the server at {at}', { at: dateTime(edge.receivedAt) }) : '',
+  };
   return (
     <>
-      <Callout intent={d.granted ? 'success' : 'danger'} icon={d.granted ? 'tick-circle' : 'disable'} data-testid="why-reason" title={d.label}>
-        {result.identityName ?? 'Unknown card'} (card {result.swipe.card}) at {result.swipe.doorName ?? `door ${result.swipe.doorId}`},{' '}
-        {dateTime(result.swipe.at)}
+      <Callout intent={d.granted ? 'success' : 'danger'} icon={d.granted ? 'tick-circle' : 'disable'} data-testid="why-reason" title={tx(d.label)}>
+        {swipeLine(result, dateTime(result.swipe.at), tx)}
         <p style={{ marginTop: 8 }} data-testid="why-edge">
           <Tag minimal icon="offline" intent={edge.offline ? 'warning' : 'none'}>
-            {edge.offline ? 'Edge, offline' : 'Edge'}
+            {edge.offline ? tx('Edge, offline') : tx('Edge')}
           </Tag>{' '}
-          Decided at the edge{edge.offline ? ' while offline' : ''}, with snapshot version {edge.snapshotVersion}
-          {built ? ` of ${built}` : ''}
-          {edge.offline && edge.receivedAt ? `; it reached the server at ${dateTime(edge.receivedAt)}` : ''}.
+          {edge.offline
+            ? tx('Decided at the edge while offline, with snapshot version {version}{built}{reached}.', how)
+            : tx('Decided at the edge, with snapshot version {version}{built}{reached}.', how)}
         </p>
       </Callout>
       <Steps steps={d.steps} />
       {result.now.reason !== d.reason && (
-        <Callout intent="primary" icon="history" data-testid="why-today" style={{ marginTop: 8 }} title="With today’s rules">
-          The same swipe decided again now: {result.now.label}.
+        <Callout intent="primary" icon="history" data-testid="why-today" style={{ marginTop: 8 }} title={tx('With today’s rules')}>
+          {tx('The same swipe decided again now: {label}.', { label: tx(result.now.label) })}
           <Steps steps={result.now.steps} />
         </Callout>
       )}
