@@ -258,8 +258,6 @@ const sqlOutsideQueries: Record<string, number> = {
   'server/monitor/alarms.ts': 11,
   'server/monitor/pipeline.ts': 11,
   'server/monitor/scopes.ts': 1,
-  'server/resources/licenses.ts': 5,
-  'server/resources/operatorGroups.ts': 2,
   'server/simulator/devices.ts': 5,
   'server/simulator/hardware.ts': 2,
   'server/simulator/hardwareRows.ts': 2,

@@ -12,7 +12,7 @@ import type { Db } from '../db/db';
 import { HttpError, fill, body, clientOf, idParam } from '../http/kit';
 import { iso } from '../db/values';
 import { audit } from '../audit/trail';
-import { tenant } from '../db/tenant';
+import * as q from '../db/queries/licenses';
 
 const PUBLIC_KEY = createPublicKey(`-----BEGIN PUBLIC KEY-----
 MCowBQYDK2VwAyEAzyCfD9v2wNV4f88lrH86FmVsKWbocYndaw/gk8rGnxY=
@@ -76,14 +76,7 @@ export function verifyLicenseKey(key: string): LicenseGrant | string {
 }
 
 async function writeLicense(tx: Db, clientId: number, key: string, g: LicenseGrant) {
-  await tx.query(
-    `insert into licenses (client_id, license_key, licensee, modules, identity_seats, door_seats, reader_seats, operator_seats, valid_to)
-     values ($1, $2, $3, $4, $5, $6, $7, $8, $9)
-     on conflict (client_id) do update set license_key = excluded.license_key, licensee = excluded.licensee, modules = excluded.modules,
-       identity_seats = excluded.identity_seats, door_seats = excluded.door_seats, reader_seats = excluded.reader_seats,
-       operator_seats = excluded.operator_seats, valid_to = excluded.valid_to, updated_at = now()`,
-    [clientId, key, g.licensee, g.modules.join(', '), g.seats.identities, g.seats.doors, g.seats.readers, g.seats.operators, g.validTo],
-  );
+  await q.upsertLicense(tx, clientId, { licenseKey: key, licensee: g.licensee, modules: g.modules.join(', '), seats: g.seats, validTo: g.validTo });
 }
 
 /** Seed and tests: install a key (verified) for a tenant. */
@@ -93,26 +86,13 @@ export async function installLicense(tx: Db, clientId: number, key = DEMO_LICENS
   await writeLicense(tx, clientId, key, g);
 }
 
-const USED: Record<Seat, string> = {
-  identities: `(select count(*)::int from identities i where i.client_id = t.client_id)`,
-  doors: `(select count(*)::int from doors d where d.client_id = t.client_id)`,
-  readers: `(select count(*)::int from card_readers r where r.client_id = t.client_id)`,
-  operators: `(select count(distinct g.user_id)::int from user_grants g where g.client_id = t.client_id)`,
-};
-const SEAT_COLUMN: Record<Seat, string> = { identities: 'identity_seats', doors: 'door_seats', readers: 'reader_seats', operators: 'operator_seats' };
-
 /**
  * Refuses (409) a change that would put `adding` more of `seat` over the tenant's license. No license row: no
  * limit. Call inside the writing transaction; the license row is locked so two imports cannot both take the last seats.
  */
 export async function assertSeats(tx: Db, clientId: number, seat: Seat, adding: number) {
   if (adding <= 0) return;
-  const params: unknown[] = [];
-  const { rows } = await tx.query<{ seats: number; used: number }>(
-    `select t.${SEAT_COLUMN[seat]} as seats, ${USED[seat]} as used from licenses t where ${tenant(params, clientId, 't')} for update`,
-    params,
-  );
-  const l = rows[0];
+  const l = await q.lockedSeats(tx, clientId, seat);
   if (!l) return;
   if (l.used + adding > l.seats) {
     const free = Math.max(0, l.seats - l.used);
@@ -127,10 +107,6 @@ export async function assertSeats(tx: Db, clientId: number, seat: Seat, adding: 
   }
 }
 
-const SELECT = `t.id, t.client_id as "clientId", t.license_key as "licenseKey", t.licensee, t.modules,
-  t.identity_seats as "identitySeats", ${USED.identities} as "identitiesUsed", t.door_seats as "doorSeats", ${USED.doors} as "doorsUsed",
-  t.reader_seats as "readerSeats", ${USED.readers} as "readersUsed", t.operator_seats as "operatorSeats", ${USED.operators} as "operatorsUsed",
-  t.valid_to::text as "validTo", t.created_at as "createdAt", t.updated_at as "updatedAt"`;
 const toRow = (x: Record<string, unknown>) => ({ ...x, createdAt: iso(x.createdAt), updatedAt: iso(x.updatedAt) });
 export const LicenseRow = rowSchema(licensesResource);
 export const LicenseInput = object({ licenseKey: string(), updatedAt: optional(string()) });
@@ -138,20 +114,12 @@ export const LicenseInput = object({ licenseKey: string(), updatedAt: optional(s
 export function licenseRoutes(app: FastifyInstance, { db }: { db: Db }) {
   const r = licensesResource;
   const load = async (dbx: Db, clientId: number, id: number, lock = false) => {
-    const params: unknown[] = [id];
-    const { rows } = await dbx.query<Record<string, unknown>>(
-      `select ${SELECT} from licenses t where t.id = $1 and ${tenant(params, clientId, 't')}${lock ? ' for update' : ''}`,
-      params,
-    );
-    if (!rows[0]) throw new HttpError(404, 'License not found');
-    return toRow(rows[0]);
+    const row = await q.licenseRow(dbx, clientId, id, lock);
+    if (!row) throw new HttpError(404, 'License not found');
+    return toRow(row);
   };
   app.get(r.api, { config: { privileges: [r.privileges.view] } }, async (req) => {
-    const params: unknown[] = [];
-    const { rows } = await db.query<Record<string, unknown>>(
-      `select ${SELECT} from licenses t where ${tenant(params, clientOf(req), 't')} order by t.id`,
-      params,
-    );
+    const rows = await q.licenseRows(db, clientOf(req));
     return { items: rows.map(toRow), total: rows.length, page: 0, size: rows.length || 1 };
   });
   app.get(`${r.api}/:id`, { config: { privileges: [r.privileges.view] } }, async (req) => load(db, clientOf(req), idParam(req, 'License')));
@@ -167,9 +135,9 @@ export function licenseRoutes(app: FastifyInstance, { db }: { db: Db }) {
       }
       const g = verifyLicenseKey(key);
       if (typeof g === 'string') throw new HttpError(422, 'Validation failed', [{ field: 'licenseKey', message: g }]);
-      const { rows: c } = await tx.query<{ code: string }>('select code from clients where id = $1', [clientId]);
-      if (g.client !== '*' && g.client !== c[0].code)
-        throw new HttpError(422, 'Validation failed', [{ field: 'licenseKey', message: `is issued to client ${g.client}, not ${c[0].code}` }]);
+      const code = await q.clientCode(tx, clientId);
+      if (g.client !== '*' && g.client !== code)
+        throw new HttpError(422, 'Validation failed', [{ field: 'licenseKey', message: `is issued to client ${g.client}, not ${code}` }]);
       if (g.validTo < new Date().toISOString().slice(0, 10))
         throw new HttpError(422, 'Validation failed', [{ field: 'licenseKey', message: `expired on ${g.validTo}` }]);
       await writeLicense(tx, clientId, key, g);

@@ -11,6 +11,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { API, IAM_TICKET_PARAM, IamExchangeRequest, TENANT_HEADER, type IamProvider } from '../../../contract';
 import type { Db } from '../../db/db';
+import { activeClientByCode } from '../../db/queries/clients';
 import * as iam from '../../db/queries/iam';
 import { takeIamTicket } from '../../db/queries/iamTickets';
 import { keepSamlSession, type SamlSubject } from '../../db/queries/saml';
@@ -48,7 +49,7 @@ export interface IamOptions {
 async function askedClient(db: Db, req: FastifyRequest): Promise<number | null> {
   const q = (req.query ?? {}) as Record<string, unknown>;
   if (typeof q.client === 'string' && q.client.length <= 100) {
-    return iam.activeClientByCode(db, q.client.trim());
+    return activeClientByCode(db, q.client.trim());
   }
   const header = req.headers[TENANT_HEADER];
   if (typeof header === 'string' && /^\d{1,9}$/.test(header)) return Number(header);

@@ -5,12 +5,6 @@ import { tenant } from '../tenant';
 
 // ---------- the sign-in's round trip (routes.ts) ----------
 
-/** The active client of that code (any case); null when there is none. */
-export async function activeClientByCode(db: Db, code: string): Promise<number | null> {
-  const { rows } = await db.query<{ id: number }>('select id from clients where lower(code) = lower($1) and active', [code]);
-  return rows[0] ? Number(rows[0].id) : null;
-}
-
 export interface IamFlow {
   stateHash: string;
   provider: string;

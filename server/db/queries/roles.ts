@@ -1,6 +1,7 @@
 // Roles' privileges (server/resources/roles.ts; issue 48: its queries in the queries room): a role's codes with the
 // division each is held in, and the whole set replaced.
 import type { Db } from '../db';
+import { tenant } from '../tenant';
 
 /** Role `roleId`'s privileges, by code, all divisions first. */
 export async function privilegesOfRole(db: Db, roleId: number): Promise<{ code: string; division_id: number | null }[]> {
@@ -22,4 +23,10 @@ export async function replaceRolePrivileges(db: Db, roleId: number, want: { code
     );
   }
   await db.query('update roles set updated_at = now() where id = $1', [roleId]);
+}
+
+/** The ids of the client's roles (server/resources/operatorGroups.ts: a group's grant names one of them). */
+export async function roleIdsOf(db: Db, clientId: number | null): Promise<number[]> {
+  const params: unknown[] = [];
+  return (await db.query<{ id: number }>(`select id from roles where ${tenant(params, clientId)}`, params)).rows.map((r) => r.id);
 }
