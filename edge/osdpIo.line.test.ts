@@ -1,0 +1,196 @@
+// edge/osdpIo.ts on a real line without a server: the real bus on one end of a socat pseudo-terminal pair, our PD (a
+// reader with a relay and two inputs) on the other, the real doorIo and journal, and a snapshot held in memory whose
+// wiring a test changes. What the server side adds (the fields, the snapshot, the events stored) is osdpIo.test.ts.
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { EVENT_CODES, type EdgeDoor } from '../contract';
+import { createDoorIo } from './doorIo';
+import { openJournal } from './journal';
+import { attachOsdpIo, boardAddresses } from './osdpIo';
+import { Bus, Command, Reader } from './osdp';
+import { ptyPair, type PtyPair } from './osdp/testkit';
+import type { SnapshotStore } from './snapshot';
+import { until } from './testPeers';
+
+const ADDRESS = 3;
+const DOOR = 11;
+const CONTACT = 21;
+const EXIT = 22;
+let stop: (() => Promise<void>) | undefined;
+afterEach(async () => {
+  await stop?.();
+  stop = undefined;
+});
+
+const door = (over: Partial<EdgeDoor> = {}): EdgeDoor => ({
+  id: DOOR,
+  name: 'Lab',
+  mode: 'card',
+  formatIds: [],
+  entryZoneId: null,
+  exitZoneId: null,
+  interlockIds: [],
+  qrSecret: null,
+  overrides: [],
+  threat: null,
+  degraded: 'keep',
+  strike: { id: 31, name: 'Lab strike', unlockMs: 1234, at: { address: ADDRESS, point: 1 } },
+  inputs: [
+    { id: CONTACT, name: 'Lab contact', kind: 'door-contact', normallyClosed: true, at: { address: ADDRESS, point: 0 } },
+    { id: EXIT, name: 'Lab exit', kind: 'exit-button', normallyClosed: false, at: { address: ADDRESS, point: 1 } },
+  ],
+  heldOpenMs: 60_000,
+  ...over,
+});
+
+/** The line, the PD (contact closed, exit open, two relays), the bus, doorIo and the driver over a snapshot of `doors`. */
+async function setup(doors: EdgeDoor[], pdInputs = [1, 0]) {
+  const pty: PtyPair = await ptyPair(9600);
+  const pd = new Reader(pty.b, { address: ADDRESS, inputs: pdInputs, outputs: 2 });
+  const dir = mkdtempSync(join(tmpdir(), 'osdp-io-line-'));
+  const journal = openJournal(dir);
+  const held = { version: 1, snapshot: { doors } };
+  // the store's one part these read: the snapshot held (its doors) and its version
+  const store = { held } as unknown as SnapshotStore;
+  const logs: string[] = [];
+  const bus = new Bus(pty.a, { baudRate: 9600, offlineRetryMs: 300 });
+  const io = createDoorIo({ store, journal, online: () => true, momentaryMs: 500, onChange: (id) => driver.strikeMoved(id) });
+  const driver = attachOsdpIo(bus, io, store, { log: (m) => logs.push(m) });
+  driver.snapshotChanged();
+  for (const a of boardAddresses(store)) bus.add({ address: a });
+  bus.start();
+  stop = async () => {
+    io.stop();
+    pd.close();
+    await bus.stop();
+    await pty.close();
+    journal.close();
+    rmSync(dir, { recursive: true, force: true });
+  };
+  await until('the board online', () => bus.reader(ADDRESS)?.state === 'online');
+  const events = (code: number) => journal.all().filter((e) => e.eventCode === code);
+  const outs = () => pd.seen.out;
+  return { pd, bus, io, driver, held, logs, events, outs };
+}
+
+describe('osdpIo on a real line', () => {
+  it('sets the strike as the board comes online, then follows doorIo: unlock on, lock off, a pulse on for its time (×100 ms, rounded up)', async () => {
+    const { pd, io, outs } = await setup([door()]);
+    await until('locked sent once online', () => outs().length === 1);
+    expect(outs()[0]).toEqual([{ output: 1, code: 1, timer: 0 }]);
+    io.command({ type: 'door', id: 'c1', doorId: DOOR, command: 'unlock', actor: 'test', force: false });
+    await until('unlock sent', () => outs().length === 2);
+    expect(outs()[1]).toEqual([{ output: 1, code: 2, timer: 0 }]);
+    expect(pd.outputs).toEqual([0, 1]);
+    io.command({ type: 'door', id: 'c2', doorId: DOOR, command: 'lock', actor: 'test', force: false });
+    await until('lock sent', () => outs().length === 3);
+    expect(outs()[2]).toEqual([{ output: 1, code: 1, timer: 0 }]);
+    io.pulse(DOOR); // 1234 ms: 13 × 100 ms
+    await until('pulse sent', () => outs().length === 4);
+    expect(outs()[3]).toEqual([{ output: 1, code: 5, timer: 13 }]);
+    expect(pd.outputs).toEqual([0, 1]);
+    await until('relocked by the edge: permanent off', () => outs().length === 5);
+    expect(outs()[4]).toEqual([{ output: 1, code: 1, timer: 0 }]);
+    expect(pd.outputs).toEqual([0, 0]);
+  });
+
+  it('a pulse longer than OUT’s timer holds is sent as its longest (65,535 × 100 ms); open briefly as the time it has', async () => {
+    const { io, outs } = await setup([door({ strike: { id: 31, name: 'Lab strike', unlockMs: 7_000_000, at: { address: ADDRESS, point: 1 } } })]);
+    await until('locked sent once online', () => outs().length === 1);
+    io.pulse(DOOR);
+    await until('pulse sent', () => outs().length === 2);
+    expect(outs()[1]).toEqual([{ output: 1, code: 5, timer: 65535 }]);
+    io.command({ type: 'door', id: 'c1', doorId: DOOR, command: 'momentary-unlock', actor: 'test', force: true });
+    await until('open briefly sent', () => outs().length === 3);
+    expect(outs()[2]).toEqual([{ output: 1, code: 5, timer: 5 }]);
+  });
+
+  it('feeds the board’s inputs as wired: the normally-closed contact opening is Door forced open, the exit button a request to exit that pulses the strike', async () => {
+    const { pd, events, outs, io } = await setup([door()]);
+    await until('locked sent once online', () => outs().length === 1);
+    pd.setInput(1, 1);
+    await until('request to exit', () => events(EVENT_CODES.inputActive).length === 1);
+    expect(events(EVENT_CODES.inputActive)[0].pointId).toBe(`input-${EXIT}`);
+    await until('pulse sent', () => outs().length === 2);
+    expect(outs()[1]).toEqual([{ output: 1, code: 5, timer: 13 }]);
+    pd.setInput(1, 0);
+    io.command({ type: 'door', id: 'c1', doorId: DOOR, command: 'lock', actor: 'test', force: true });
+    pd.setInput(0, 0); // the contact's circuit opens: active
+    await until('Door forced open', () => events(EVENT_CODES.doorForcedOpen).length === 1);
+    expect(io.isOpen(DOOR)).toBe(true);
+    pd.setInput(0, 1);
+    await until('Door closed', () => events(EVENT_CODES.doorClosed).length === 1);
+    expect(io.isOpen(DOOR)).toBe(false);
+    expect(events(EVENT_CODES.inputActive)).toHaveLength(1); // the button's release is no event
+  });
+
+  it('a normally-open contact reads the other way: its circuit closing is the door open', async () => {
+    const nc = door();
+    const no = door({ inputs: [{ ...nc.inputs[0], normallyClosed: false }] });
+    const { pd, events, io } = await setup([no], [0, 0]);
+    await until('inputs read', () => pd.seen.commands.includes(Command.ISTAT));
+    expect(io.isOpen(DOOR)).toBe(false);
+    pd.setInput(0, 1);
+    await until('Door forced open', () => events(EVENT_CODES.doorForcedOpen).length === 1);
+  });
+
+  it('an input read open at the board’s first answer is fed: the door is open (forced, as it stands locked)', async () => {
+    const { events, io } = await setup([door()], [0, 0]);
+    await until('Door forced open', () => events(EVENT_CODES.doorForcedOpen).length === 1);
+    expect(io.isOpen(DOOR)).toBe(true);
+  });
+
+  it('says an input wired to a point the board does not report, and feeds the others', async () => {
+    const d = door();
+    const { logs, pd, events } = await setup([door({ inputs: [{ ...d.inputs[0], at: { address: ADDRESS, point: 5 } }, d.inputs[1]] })]);
+    await until('the missing input said', () =>
+      logs.find((l) => l.includes('Lab contact (Lab) is wired to input 5, which the board does not report (2 inputs)')),
+    );
+    pd.setInput(1, 1);
+    await until('request to exit', () => events(EVENT_CODES.inputActive).length === 1);
+  });
+
+  it('a board offline: its inputs unknown (logged), nothing fed; back online its inputs asked again and its strike set again', async () => {
+    const { pd, logs, events, outs, io } = await setup([door()]);
+    await until('locked sent once online', () => outs().length === 1);
+    const istats = () => pd.seen.commands.filter((c) => c === Command.ISTAT).length;
+    const asked = istats();
+    io.command({ type: 'door', id: 'c1', doorId: DOOR, command: 'unlock', actor: 'test', force: false });
+    await until('unlock sent', () => outs().length === 2);
+    pd.fault({ kind: 'silent' }, 3);
+    await until('offline said', () =>
+      logs.find((l) => l === `OSDP board ${ADDRESS} offline: the inputs of Lab are unknown until it is back (no alarm is raised from a lost board)`),
+    );
+    await until('inputs asked again', () => istats() > asked);
+    await until('the strike set again', () => outs().length === 3);
+    expect(outs()[2]).toEqual([{ output: 1, code: 2, timer: 0 }]);
+    expect(events(EVENT_CODES.doorForcedOpen)).toHaveLength(0);
+  });
+
+  it('a wiring change asks the inputs again and sets the strike on its new point; the same wiring again sends nothing', async () => {
+    const { pd, driver, held, outs } = await setup([door()]);
+    await until('locked sent once online', () => outs().length === 1);
+    const istats = () => pd.seen.commands.filter((c) => c === Command.ISTAT).length;
+    await until('inputs read', () => istats() === 1);
+    held.snapshot = { doors: [door()] };
+    driver.snapshotChanged();
+    held.snapshot = { doors: [door({ strike: { id: 31, name: 'Lab strike', unlockMs: 1234, at: { address: ADDRESS, point: 0 } } })] };
+    driver.snapshotChanged();
+    await until('the strike on point 0', () => outs().length === 2);
+    expect(outs()[1]).toEqual([{ output: 0, code: 1, timer: 0 }]);
+    await until('inputs read again', () => istats() === 2);
+  });
+
+  it('a door not wired to a board sends nothing: its strike and inputs stay simulated', async () => {
+    const wired = door({ id: 12, name: 'Wired' });
+    const plain = door({ strike: { id: 32, name: 'Plain strike', unlockMs: 1000 }, inputs: [{ id: 23, name: 'Plain contact', kind: 'door-contact' }] });
+    const { io, outs } = await setup([plain, { ...wired, inputs: [] }]);
+    await until('the wired door set once online', () => outs().length === 1);
+    io.command({ type: 'door', id: 'c1', doorId: DOOR, command: 'unlock', actor: 'test', force: false });
+    io.command({ type: 'door', id: 'c2', doorId: 12, command: 'unlock', actor: 'test', force: false });
+    await until('the wired door unlocked', () => outs().length === 2);
+    expect(outs()).toEqual([[{ output: 1, code: 1, timer: 0 }], [{ output: 1, code: 2, timer: 0 }]]);
+  });
+});
