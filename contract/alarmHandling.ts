@@ -14,7 +14,7 @@
 // A click on a figure opens the event report with the alarms behind it: the same filters as URL parameters
 // (alarmFigureQuery), understood by the events list (server/http/alarmHandling.ts alarmFigureFilter).
 import { array, enums, integer, nullable, number, optional, string, type, type Infer } from 'superstruct';
-import { beyondFirstDay, calendarDate, dateProblem, problemSaid } from './primitives';
+import { beforeFirstDay, beyondFirstDay, calendarDate, dateProblem, problemSaid } from './primitives';
 import type { Violation } from './violation';
 import { AlarmManagementFigures } from './alarmManagement';
 
@@ -43,7 +43,7 @@ export function alarmPeriodProblem(from: unknown, to: unknown): (Violation & { f
   const notTo = dateProblem(to);
   if (notTo) return { field: 'to', ...problemSaid(notTo) };
   const span = (Date.parse(to as string) - Date.parse(from as string)) / 86_400_000;
-  if (span < 0) return { field: 'to', message: 'must not be before the first day' };
+  if (span < 0) return { field: 'to', ...beforeFirstDay() };
   if (span >= ALARM_HANDLING_MAX_DAYS) return { field: 'to', ...beyondFirstDay(ALARM_HANDLING_MAX_DAYS) };
   return null;
 }

@@ -48,7 +48,13 @@ describe('period problem', () => {
     expect(periodProblem('2024-02-28', '2024-03-01')).toBeNull(); // across a leap day
   });
   it('names the last day of a period backwards or too long, in the server\u2019s words', () => {
-    expect(periodProblem('2026-11-02', '2026-11-01')).toEqual({ kind: 'backwards', field: 'to', message: 'must not be before the first day' });
+    expect(periodProblem('2026-11-02', '2026-11-01')).toEqual({
+      kind: 'backwards',
+      field: 'to',
+      message: 'must not be before the first day',
+      code: 'day.beforeFirstDay',
+      values: {},
+    });
     expect(periodProblem('2026-01-01', '2026-03-04')).toEqual({
       kind: 'too-long',
       field: 'to',

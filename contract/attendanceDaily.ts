@@ -11,7 +11,7 @@
 // summaries, Build Timesheet and an amendment of the timesheet all count a day by that one function.
 import { enums, integer, nullable, optional, string, type, array, type Infer } from 'superstruct';
 import { API } from './api';
-import { beyondFirstDay, calendarDate, dateProblem, idInt, problemSaid } from './primitives';
+import { beforeFirstDay, beyondFirstDay, calendarDate, dateProblem, idInt, problemSaid } from './primitives';
 import type { Violation } from './violation';
 
 export const DAILY_ATTENDANCE_API = API.dailyAttendance;
@@ -111,7 +111,7 @@ export function periodProblem(from: unknown, to: unknown): PeriodProblem | null 
   const notTo = dateProblem(to);
   if (notTo) return { kind: 'not-a-date', field: 'to', ...problemSaid(notTo) };
   const span = (Date.parse(to as string) - Date.parse(from as string)) / 86_400_000;
-  if (span < 0) return { kind: 'backwards', field: 'to', message: 'must not be before the first day' };
+  if (span < 0) return { kind: 'backwards', field: 'to', ...beforeFirstDay() };
   if (span >= ATTENDANCE_SUMMARY_MAX_DAYS) return { kind: 'too-long', field: 'to', ...beyondFirstDay(ATTENDANCE_SUMMARY_MAX_DAYS) };
   return null;
 }

@@ -4,7 +4,8 @@
 // which access zone at T (the last granted swipe of each person up to T, as anti-passback keeps it live).
 // Each part is answered only to holders of the privilege of the live screen that shows it; otherwise it is null.
 import { array, boolean, enums, integer, nullable, object, string, type Infer } from 'superstruct';
-import { isoInstant } from './primitives';
+import { fill } from './messages';
+import { isoInstant, type Problem } from './primitives';
 
 /** How far back the floor plan's time slider goes. */
 export const FLOOR_PLAN_HISTORY_DAYS = 30;
@@ -78,8 +79,8 @@ export const FloorPlanAlarms = object({ items: array(PastAlarm) });
 export type FloorPlanAlarms = Infer<typeof FloorPlanAlarms>;
 
 /** The violation of a moment outside the slider's range (null: fine). */
-export function pastMomentProblem(t: number, now: number): string | null {
+export function pastMomentProblem(t: number, now: number): Problem | null {
   if (t > now + 60_000) return 'must not be in the future';
-  if (t < now - FLOOR_PLAN_HISTORY_MS) return `must be within the last ${FLOOR_PLAN_HISTORY_DAYS} days`;
+  if (t < now - FLOOR_PLAN_HISTORY_MS) return fill('moment.beyondHistory', 'must be within the last {days} days', { days: FLOOR_PLAN_HISTORY_DAYS });
   return null;
 }

@@ -24,6 +24,7 @@ export const tooManyItems = (max: number) => fill('list.tooLong', 'must have at 
 export const beforeToday = (today: string) => fill('day.beforeToday', 'must not be before today ({today})', { today });
 export const beyondToday = (days: number) => fill('day.beyondToday', 'must be within {days} days of today', { days });
 export const beyondFirstDay = (days: number) => fill('day.beyondFirstDay', 'must be within {days} days of the first day', { days });
+export const beforeFirstDay = () => fill('day.beforeFirstDay', 'must not be before the first day', {});
 
 export const INT32_MIN = -2147483648;
 export const INT32_MAX = 2147483647;

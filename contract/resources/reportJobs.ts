@@ -11,6 +11,7 @@
 // with `POST …/:id/runs/:runId/retry`. One run per due time, however many servers share the database.
 import { array, boolean, integer, nullable, object, optional, string, validate, type Infer } from 'superstruct';
 import { API } from '../api';
+import { fill, type Sentence } from '../messages';
 import { emailAddress } from '../primitives';
 import { PRIV } from '../privileges';
 import { choice, defineResource, number, ref, switchField, text, timestamp } from './define';
@@ -47,7 +48,7 @@ export type ReportJobFormat = (typeof REPORT_JOB_FORMATS)[number]['value'];
 export const REPORT_JOB_MAX_RECIPIENTS = 20;
 
 /** A job's recipients as written (commas, semicolons or new lines between addresses): the addresses, or what is wrong. */
-export function reportRecipients(text: string | null | undefined): { addresses: string[]; problem?: string } {
+export function reportRecipients(text: string | null | undefined): { addresses: string[]; problem?: string | Sentence } {
   const addresses = [
     ...new Set(
       String(text ?? '')
@@ -56,7 +57,8 @@ export function reportRecipients(text: string | null | undefined): { addresses: 
         .filter(Boolean),
     ),
   ];
-  if (addresses.length > REPORT_JOB_MAX_RECIPIENTS) return { addresses, problem: `must have at most ${REPORT_JOB_MAX_RECIPIENTS} addresses` };
+  if (addresses.length > REPORT_JOB_MAX_RECIPIENTS)
+    return { addresses, problem: fill('list.tooManyAddresses', 'must have at most {max} addresses', { max: REPORT_JOB_MAX_RECIPIENTS }) };
   for (const a of addresses) {
     const [err] = validate(a, emailAddress());
     if (err) return { addresses, problem: `${a}: ${err.message}` };

@@ -48,6 +48,7 @@ export const rolesResource = defineResource({
 
 // ---------- assigning privileges, the privileges screen, operators and operator settings ----------
 import { array, defaulted, nullable, object, optional, size } from 'superstruct';
+import { fill } from '../messages';
 import { emailAddress, idInt, int32, requiredText, tooShortText, type Problem } from '../primitives';
 
 /** POST `${API.roles}/:id/assign-privileges`: the role's whole set of ticks (replaces the previous one). */
@@ -92,6 +93,7 @@ export function passwordProblems(password: string, p: Pick<OperatorSettings, 'pa
   const out: Problem[] = [];
   if (password.length < p.passwordMinLength) out.push(tooShortText(p.passwordMinLength));
   const classes = [/[a-z]/, /[A-Z]/, /[0-9]/, /[^A-Za-z0-9]/].filter((re) => re.test(password)).length;
-  if (classes < p.passwordClasses) out.push(`must mix at least ${p.passwordClasses} of: lower case, upper case, digits, symbols`);
+  if (classes < p.passwordClasses)
+    out.push(fill('password.tooFewClasses', 'must mix at least {n} of: lower case, upper case, digits, symbols', { n: p.passwordClasses }));
   return out;
 }

@@ -220,7 +220,9 @@ describe('operator settings', () => {
     const same = await s.call('POST', '/event/manage/identity/change-password', {
       body: { username: op.username, oldPassword: 'Longer-pass-12', newPassword: 'Longer-pass-12' },
     });
-    expect(same.body.violations).toEqual([{ field: 'newPassword', message: 'must not be one of your last 2 passwords' }]);
+    expect(same.body.violations).toEqual([
+      { field: 'newPassword', message: 'must not be one of your last 2 passwords', code: 'password.usedBefore', values: { n: 2 } },
+    ]);
     // session lifetime: the token lives 60 minutes
     const signIn = await s.call('POST', '/idp/1.0/login', { body: { username: op.username, password: 'Longer-pass-12' } });
     const exp = JSON.parse(Buffer.from(signIn.body.token.split('.')[1], 'base64url').toString()).exp;

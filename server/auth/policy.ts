@@ -2,7 +2,7 @@
 // A client without stored settings uses the server's defaults (environment: LOCKOUT_ATTEMPTS, LOCKOUT_MINUTES,
 // JWT_LIFETIME_S). The client whose settings apply to a user is their home client, else their selected one, else
 // the first they hold a grant in; an unknown username gets the defaults.
-import { passwordProblems, problemSaid, type OperatorSettings, type Violation } from '../../contract';
+import { fill, passwordProblems, problemSaid, type OperatorSettings, type Violation } from '../../contract';
 import type { Db } from '../db/db';
 import { verifyPassword } from './passwords';
 import {
@@ -58,7 +58,8 @@ export async function newPasswordViolations(db: Db, userId: number, password: st
   if (problems.length) return problems.map((p) => ({ field, ...problemSaid(p) }));
   if (s.passwordHistory > 0) {
     for (const h of (await recentPasswordHashes(db, userId, s.passwordHistory)).slice(0, s.passwordHistory)) {
-      if (await verifyPassword(password, h)) return [{ field, message: `must not be one of your last ${s.passwordHistory} passwords` }];
+      if (await verifyPassword(password, h))
+        return [{ field, ...fill('password.usedBefore', 'must not be one of your last {n} passwords', { n: s.passwordHistory }) }];
     }
   }
   return [];

@@ -5,7 +5,7 @@
 // screen that shows it: door states in the divisions the caller sees doors of, alarms in those of their alarm grant,
 // the threat level to who may read it live, zones to holders of the access zones' view.
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { PRIV, floorPlansResource, FLOOR_PLAN_MONITOR } from '../../contract';
+import { PRIV, floorPlansResource, FLOOR_PLAN_MONITOR, problemSaid } from '../../contract';
 import {
   FLOOR_PLAN_HISTORY_ALARMS,
   FloorPlanAlarms,
@@ -33,7 +33,7 @@ const THREAT_READERS = [PRIV.doors.view, PRIV.doors.control, PRIV.overrides.view
 /** A moment of the last 30 days, or 400 naming its field; answered as the ISO instant the queries compare with. */
 function moment(value: string, field: string, now: number): string {
   const problem = pastMomentProblem(Date.parse(value), now);
-  if (problem) throw new HttpError(400, 'Validation failed', [{ field, message: problem }]);
+  if (problem) throw new HttpError(400, 'Validation failed', [{ field, ...problemSaid(problem) }]);
   return new Date(value).toISOString();
 }
 

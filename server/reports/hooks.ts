@@ -1,7 +1,7 @@
 // The catalogue's hooks of the scheduled report jobs (server/reports/index.ts), registered with the other resources'
 // (server/resources/index.ts): the last good run's id on each row, the recipients checked, the next run worked out on
 // every write, and Run now.
-import { PRIV } from '../../contract';
+import { PRIV, problemSaid } from '../../contract';
 import { reportRecipients } from '../../contract/resources/reportJobs';
 import type { ResourceHooks } from '../crud/hooks';
 import { loadJob, nextRunAt } from './clock';
@@ -12,7 +12,7 @@ export const reportJobHooks: ResourceHooks = {
   async validate(_ctx, input) {
     if (!('recipients' in input)) return [];
     const { problem } = reportRecipients(input.recipients as string | null);
-    return problem ? [{ field: 'recipients', message: problem }] : [];
+    return problem ? [{ field: 'recipients', ...problemSaid(problem) }] : [];
   },
   async beforeInsert(ctx, input) {
     return { created_by: ctx.userId, next_run_at: await nextRunAt(ctx.tx, ctx.clientId!, input as never) };

@@ -485,6 +485,37 @@ describe("the server's sentences with values", () => {
     const page = readFileSync(join(__dirname, '..', '..', 'server', 'auth', 'iam', 'page.ts'), 'utf8');
     expect(page).not.toMatch(/RegExp|\.exec\(|\.match\(/);
     expect(readFileSync(join(__dirname, 'violations.ts'), 'utf8')).not.toContain('you may use');
+    // nor by a screen testing a pattern against a message (the alarm handling report's period: /before/, /within/)
+    const screens = serverFiles('src').filter(({ f }) => /\.tsx?$/.test(f));
+    expect(screens.length).toBeGreaterThan(100);
+    const parsing = screens.flatMap(({ f, text }) =>
+      [...text.matchAll(/\/[^/\n]+\/\w*\.test\([\w.]*\.message\)/g)].map((m) => `${f.split('/src/')[1]}: ${m[0]}`),
+    );
+    expect(parsing).toEqual([]);
+  });
+
+  it("the contract's and the server's violations with a number in them carry their key: a period backwards, a password's classes and history, too many recipients, a moment past the history", async () => {
+    const { passwordProblems, problemSaid, fill } = await import('../../contract');
+    const { alarmPeriodProblem } = await import('../../contract/alarmHandling');
+    const { pastMomentProblem } = await import('../../contract/floorPlanHistory');
+    const { reportRecipients } = await import('../../contract/resources/reportJobs');
+    const cat = (k: string, e: string) => tCat(k, e, 'zh-CN');
+    const zh = (v: Parameters<typeof violationText>[0]) => violationText(v, 'zh-CN', cat);
+    const backwards = alarmPeriodProblem('2026-12-02', '2026-12-01')!;
+    expect(backwards).toMatchObject({ field: 'to', message: 'must not be before the first day', code: 'day.beforeFirstDay' });
+    expect(zh(backwards)).toBe('不能早于开始日期');
+    const [classes] = passwordProblems('abcdefgh', { passwordMinLength: 8, passwordClasses: 3 });
+    expect(problemSaid(classes)).toMatchObject({ message: 'must mix at least 3 of: lower case, upper case, digits, symbols', values: { n: 3 } });
+    expect(zh(problemSaid(classes))).toBe('必须至少包含以下 3 类字符：小写字母、大写字母、数字、符号');
+    const many = reportRecipients(Array.from({ length: 21 }, (_, i) => `a${i}@example.com`).join(', ')).problem!;
+    expect(zh(problemSaid(many))).toBe('最多 20 个地址');
+    const now = Date.UTC(2026, 11, 4);
+    const old = pastMomentProblem(now - 40 * 86_400_000, now)!;
+    expect(problemSaid(old).message).toBe('must be within the last 30 days');
+    expect(zh(problemSaid(old))).toBe('必须在最近 30 天之内');
+    // the server's (server/auth/policy.ts): said from the server namespace
+    await loadLocale('zh-CN');
+    expect(zh(fill('password.usedBefore', 'must not be one of your last {n} passwords', { n: 5 }))).toBe('不能是您最近用过的 5 个密码之一');
   });
 
   it('are said in Chinese by their key, values filled in and translated when they are words the console knows', async () => {

@@ -45,7 +45,6 @@ export const zhViolations: Record<string, string> = {
   'must be within a year': '必须在一年之内',
   'must be today': '必须是今天',
   'is required: say why the day is changed': '为必填项：请说明修改原因',
-  'must not be before the first day': '不能早于开始日期',
   'is required: take the visitor\u2019s photo': '为必填项：请为访客拍照',
   'is required: pick the host from the identities': '为必填项：请从身份中选择被访人',
   'must be a date and time (ISO 8601 with its zone)': '必须是日期和时间（ISO 8601，含时区）',
@@ -76,6 +75,10 @@ export const zhViolationSentences: Record<string, string> = {
   'day.beyondFirstDay': '必须在开始日期起 {days} 天之内',
   'floors.rangeBackwards': '包含倒序的范围（{range}）',
   'floors.aboveHighest': '楼层号不能大于 {max}',
+  'day.beforeFirstDay': '不能早于开始日期',
+  'password.tooFewClasses': '必须至少包含以下 {n} 类字符：小写字母、大写字母、数字、符号',
+  'list.tooManyAddresses': '最多 {max} 个地址',
+  'moment.beyondHistory': '必须在最近 {days} 天之内',
 };
 
 let byEnglish: Map<string, string> | null = null;

@@ -54,8 +54,9 @@ const GROUPINGS: { value: AlarmGrouping; label: string }[] = [
 function periodMessage(from: string, to: string): string | null {
   const p = alarmPeriodProblem(from, to);
   if (!p) return null;
-  if (/before/.test(p.message)) return tx('The last day is before the first.');
-  if (/within/.test(p.message)) return tx('At most {n} days at once.', { n: ALARM_HANDLING_MAX_DAYS });
+  // by the problem's key (issue 48), not its English
+  if (p.code === 'day.beforeFirstDay') return tx('The last day is before the first.');
+  if (p.code === 'day.beyondFirstDay') return tx('At most {n} days at once.', { n: ALARM_HANDLING_MAX_DAYS });
   return tx('Choose the first and last day.');
 }
 
