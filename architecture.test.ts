@@ -253,7 +253,6 @@ const sqlOutsideQueries: Record<string, number> = {
   'server/edge/snapshot.ts': 6,
   'server/http/auth.ts': 1,
   'server/http/ingest.ts': 2,
-  'server/logic/blocks.ts': 1,
   'server/monitor/alarmNotices.ts': 1,
   'server/monitor/alarms.ts': 11,
   'server/monitor/pipeline.ts': 11,

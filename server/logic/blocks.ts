@@ -4,27 +4,16 @@
 // alarm), so the door's state, the live events and the audit of events all show it, naming the block. Actions run
 // in the 'logic' event origin: what a block does never starts another block, so blocks cannot loop.
 // The blocks of a tenant are read once and again only after a change notice of the resource.
-import { EVENT_CODES, INPUT_TRIGGERS, LOGIC_TRIGGER_CODES, eventLabel, fill, type Event, type LogicAction, type LogicTrigger } from '../../contract';
+import { EVENT_CODES, INPUT_TRIGGERS, LOGIC_TRIGGER_CODES, eventLabel, fill, type Event, type LogicTrigger } from '../../contract';
 import { localTime } from '../../access/clock';
 import { scheduleOpen } from '../../access/schedule';
 import type { Db } from '../db/db';
 import { eventOrigin, type Pipeline } from '../monitor/pipeline';
 import { said } from '../monitor/events';
 import type { HardwarePort } from '../doors/port';
-import { tenant } from '../db/tenant';
+import { activeLogicBlocks, type LogicBlock } from '../db/queries/logicBlocks';
 
-export interface LogicBlock {
-  id: number;
-  name: string;
-  trigger: LogicTrigger;
-  inputId: number | null;
-  doorId: number | null;
-  scheduleId: number | null;
-  action: LogicAction;
-  outputId: number | null;
-  actionDoorId: number | null;
-  alarmText: string | null;
-}
+export type { LogicBlock };
 
 const TRIGGER_OF_CODE = new Map<number, LogicTrigger[]>();
 for (const [trigger, codes] of Object.entries(LOGIC_TRIGGER_CODES) as [LogicTrigger, readonly number[]][]) {
@@ -60,16 +49,8 @@ export function createLogicBlocks(db: Db, pipeline: Pipeline, simulator: Hardwar
   const load = (clientId: number) => {
     const known = cache.get(clientId);
     if (known) return known.read;
-    const params: unknown[] = [];
     const entry: { read: Promise<LogicBlock[]>; rows?: LogicBlock[] } = {
-      read: db
-        .query<LogicBlock>(
-          `select id, name, trigger, input_id as "inputId", door_id as "doorId", schedule_id as "scheduleId", action,
-          output_id as "outputId", action_door_id as "actionDoorId", alarm_text as "alarmText"
-        from logical_blocks where ${tenant(params, clientId)} and active order by id`,
-          params,
-        )
-        .then((r) => (entry.rows = r.rows)),
+      read: activeLogicBlocks(db, clientId).then((rows) => (entry.rows = rows)),
     };
     // a failed read is asked again by the next event; a change notice meanwhile has dropped the entry already
     entry.read.catch(() => cache.get(clientId) === entry && cache.delete(clientId));
