@@ -285,8 +285,7 @@ export function authRoutes(
       const v = await newPasswordViolations(tx, r.user_id, input.newPassword, policy, 'newPassword');
       if (v.length) throw new HttpError(400, 'Validation failed', v);
       await setPasswordKeepingHistory(tx, r.user_id, await hashPassword(input.newPassword));
-      const home =
-        (await tx.query<{ home_client_id: number | null }>('select home_client_id from users where id = $1', [r.user_id])).rows[0]?.home_client_id ?? null;
+      const home = await users.homeClientOf(tx, r.user_id);
       await audit(tx, req, {
         actor: 'password-reset link',
         clientId: home,

@@ -67,3 +67,8 @@ export async function setPassword(db: Db, id: number, passwordHash: string): Pro
 export async function enableMultiTenancy(db: Db, id: number): Promise<void> {
   await db.query('update users set multi_tenancy = true where id = $1', [id]);
 }
+
+/** Account `id`'s home client (null: none, or no such account). */
+export async function homeClientOf(db: Db, id: number): Promise<number | null> {
+  return (await db.query<{ home_client_id: number | null }>('select home_client_id from users where id = $1', [id])).rows[0]?.home_client_id ?? null;
+}
