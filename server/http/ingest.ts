@@ -11,7 +11,7 @@ import type { Db } from '../db/db';
 import type { Pipeline } from '../monitor/pipeline';
 import { intrusion, labelled } from '../monitor/events';
 import { HttpError, body, clientOf } from './kit';
-import { tenant } from '../db/tenant';
+import { controllersOf, inputsWithArmedZone } from '../db/queries/ingest';
 import type { EdgeIngest } from '../edge/ingest';
 import { array, integer, nullable, string, type } from 'superstruct';
 import type { RouteDoc } from '../openapi/declared';
@@ -49,13 +49,7 @@ export function ingestRoutes(app: FastifyInstance, { db, pipeline, edge }: { db:
       ),
     ];
     if (!ids.length) return;
-    const params: unknown[] = [ids];
-    const { rows } = await db.query<{ id: number; name: string; zone: string }>(
-      `select i.id, i.name, (select g.name from alarm_groups g join alarm_group_inputs x on x.alarm_group_id = g.id
-                             where x.input_id = i.id and g.state = 'armed' order by g.id limit 1) as zone
-         from inputs i where i.id = any($1::int[]) and ${tenant(params, clientId, 'i')}`,
-      params,
-    );
+    const rows = await inputsWithArmedZone(db, clientId, ids);
     const armed = new Map(rows.filter((r) => r.zone).map((r) => [`in-${r.id}`, r]));
     for (const i of items) {
       const hit = i.input.eventCode === EVENT_CODES.inputActive ? armed.get(i.input.sourceId) : undefined;
@@ -70,11 +64,7 @@ export function ingestRoutes(app: FastifyInstance, { db, pipeline, edge }: { db:
   }
 
   app.get(API.deviceControllers, { config: { ...config, ...DOCS.controllers } }, async (req) => {
-    const params: unknown[] = [];
-    const { rows } = await db.query<{ id: number; name: string }>(
-      `select id, name from controllers where ${tenant(params, clientOf(req))} order by id`,
-      params,
-    );
+    const rows = await controllersOf(db, clientOf(req));
     return rows.map((r) => ({ id: Number(r.id), name: r.name }));
   });
 
