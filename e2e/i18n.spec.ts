@@ -59,6 +59,33 @@ test('zh-CN: the settings drawer switches the language live; a kept-alive list a
       if (body.length) problems.push(`${path} (body): ${body.join(' | ')}`);
     }
     await shot(page, 'i18n-doors-zh-1440');
+    // issue 48: an event the server words (a swipe of an unknown card) reads in 简体中文 in the live list, said by its
+    // key and values, and its Why? drawer says its title and reason in Chinese too
+    const token = await page.evaluate(() => localStorage.getItem('jwt'));
+    const auth = { authorization: `Bearer ${token}` };
+    const doorsList = await page.request.get('/event/manage/doors?size=50', { headers: auth });
+    const door = ((await doorsList.json()).items as { id: number; name: string }[]).find((d) => d.name === 'Loading Bay')!;
+    await page.goto('/monitor/events');
+    const card = `zh${Date.now() % 100_000}`;
+    const row = page
+      .getByTestId('event-row')
+      .filter({ hasText: `卡 ${card}` })
+      .first();
+    // the live list hears events once its socket is up: swipe again until the row arrives
+    await expect(async () => {
+      const r = await page.request.post('/api/test/simulate', { headers: auth, data: { kind: 'card.denied', doorId: door.id, card } });
+      expect(r.ok()).toBe(true);
+      await expect(row).toBeVisible({ timeout: 3000 });
+    }).toPass({ timeout: 30_000 });
+    await expect(row).toContainText(`${door.name}：拒绝通行：未知凭证：未知卡（卡 ${card}）`);
+    await expect(row).not.toContainText('Access denied');
+    await row.getByTestId('why-button').click();
+    const drawer = page.locator('.bp6-drawer').filter({ has: page.getByTestId('why-drawer') });
+    await expect(drawer).toContainText('为什么此次刷卡被拒绝？');
+    await expect(drawer.getByTestId('why-reason')).toContainText('拒绝通行');
+    await expect(drawer.getByTestId('why-reason')).toContainText(`${door.name}：未知卡（卡 ${card}）`);
+    await shot(page, 'i18n-event-why-zh-1440');
+    await page.keyboard.press('Escape');
     expect(problems).toEqual([]);
   } finally {
     // the language is the user's setting, kept on the server: give admin English back for the specs that follow
