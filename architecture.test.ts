@@ -255,13 +255,6 @@ const sqlOutsideQueries: Record<string, number> = {
   'server/monitor/alarms.ts': 11,
   'server/monitor/pipeline.ts': 11,
   'server/monitor/scopes.ts': 1,
-  'server/simulator/devices.ts': 5,
-  'server/simulator/hardware.ts': 2,
-  'server/simulator/hardwareRows.ts': 2,
-  'server/simulator/heartbeat.ts': 7,
-  'server/simulator/strike.ts': 1,
-  'server/simulator/swipes.ts': 1,
-  'server/simulator/traffic.ts': 5,
 };
 
 describe('SQL in the query modules', () => {

@@ -3,10 +3,10 @@
 // pulsed, an interface off/online, a floor pressed in an elevator.
 import { EVENT_CODES, eventLabel, fill, sentenceValue, type Event } from '../../contract';
 import { localTime } from '../../access/clock';
-import { freeingMask, type ElevatorMask } from '../access/elevator';
+import { freeingMask } from '../access/elevator';
 import type { AccessIndexes } from '../access/index';
 import type { Db } from '../db/db';
-import { tenant } from '../db/tenant';
+import * as q from '../db/queries/simulator';
 import { HardwareError, type Actor } from '../doors/port';
 import type { Pipeline } from '../monitor/pipeline';
 import { atSource, intrusion, said } from '../monitor/events';
@@ -57,10 +57,7 @@ export function createDevices({
   async function interfaceEvent(c: ControllerRow, online: boolean): Promise<Event> {
     const code = online ? EVENT_CODES.interfaceOnline : EVENT_CODES.interfaceOffline;
     const e = await pipeline.record(c.client_id, { eventCode: code, sourceId: `iface-${c.id}`, sourceName: c.name, ...atSource(code, c.name) });
-    await db.query(
-      `update controllers set status = $2, online_since = case when $2 = 'online' then coalesce(case when status = 'online' then online_since end, now()) else null end where id = $1`,
-      [c.id, online ? 'online' : 'offline'],
-    );
+    await q.setControllerOnline(db, c.id, online);
     return e;
   }
 
@@ -71,14 +68,7 @@ export function createDevices({
    */
   async function inputEvent(clientId: number, inputId: number | undefined, active: boolean): Promise<Event> {
     if (inputId === undefined) throw new HardwareError(400, 'Which input? inputId is required');
-    const params: unknown[] = [inputId];
-    const { rows } = await db.query<{ id: number; name: string; armed: string | null }>(
-      `select i.id, i.name, (select g.name from alarm_groups g join alarm_group_inputs x on x.alarm_group_id = g.id
-                              where x.input_id = i.id and g.state = 'armed' order by g.id limit 1) as armed
-         from inputs i where i.id = $1 and ${tenant(params, clientId, 'i')}`,
-      params,
-    );
-    const i = rows[0];
+    const i = await q.inputWithArmedGroup(db, clientId, inputId);
     if (!i) throw new HardwareError(404, 'Input not found');
     const code = !active ? EVENT_CODES.inputIdle : i.armed ? EVENT_CODES.intrusion : EVENT_CODES.inputActive;
     const message = code === EVENT_CODES.intrusion && i.armed ? intrusion(i.name, i.armed) : atSource(code, i.name);
@@ -97,19 +87,9 @@ export function createDevices({
   ): Promise<Event> {
     if (readerId === undefined) throw new HardwareError(400, 'Which elevator? readerId is required');
     if (floor === undefined) throw new HardwareError(400, 'Which floor? floor is required');
-    const params: unknown[] = [readerId];
-    const {
-      rows: [reader],
-    } = await db.query<{ id: number; name: string; door_id: number | null }>(
-      `select id, name, door_id from card_readers where id = $1 and ${tenant(params, clientId)}`,
-      params,
-    );
+    const reader = await q.simulatorReader(db, clientId, readerId);
     if (!reader) throw new HardwareError(404, 'Card reader not found');
-    const maskParams: unknown[] = [readerId];
-    const { rows: masks } = await db.query<ElevatorMask>(
-      `select id, name, floors, schedule_id as "scheduleId" from elevator_masks where reader_id = $1 and ${tenant(maskParams, clientId)} order by id`,
-      maskParams,
-    );
+    const masks = await q.elevatorMasksOf(db, clientId, readerId);
     const index = await access.get(clientId);
     const at = o.at ?? Date.now();
     const free = freeingMask(masks, floor, localTime(at, index.timeZone), index.schedules, index.calendar);
@@ -136,12 +116,7 @@ export function createDevices({
    * on. `by` says who (an operator, or a logical block) in the event.
    */
   async function pulseOutput(clientId: number, outputId: number, by: Actor): Promise<Event> {
-    const params: unknown[] = [outputId];
-    const { rows } = await db.query<{ id: number; name: string; pulse_seconds: number }>(
-      `select id, name, pulse_seconds from outputs where id = $1 and ${tenant(params, clientId)}`,
-      params,
-    );
-    const o = rows[0];
+    const o = await q.simulatorOutput(db, clientId, outputId);
     if (!o) throw new HardwareError(404, 'Output not found');
     const held = o.pulse_seconds === 0;
     const e = await pipeline.record(clientId, {

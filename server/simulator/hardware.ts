@@ -13,7 +13,7 @@
 import { DESTINATIONS, DOOR_MOMENTARY_MS, DOOR_STATUSES, EVENT_CODES, eventLabel, fill, sentenceValue, type Event, type SimulateKind } from '../../contract';
 import { createAccessIndexes, type AccessIndexes } from '../access/index';
 import type { Db } from '../db/db';
-import { tenant } from '../db/tenant';
+import * as q from '../db/queries/simulator';
 import { createDoorLiveState } from '../doors/liveState';
 import { createHeartbeat } from './heartbeat';
 import { createStrikes, type DoorEventHow, type SimulatorClock } from './strike';
@@ -82,7 +82,7 @@ export function createHardwareSimulator(opts: SimulatorOptions) {
     if (d.status === status) return;
     d.status = status;
     live.doorStatus(d.client_id, d.id, status);
-    await db.query('update doors set status = $2 where id = $1', [d.id, status]);
+    await q.setDoorStatus(db, d.id, status);
     // heard by the consoles that may see the door's division (issue 10)
     publish(d.client_id, DESTINATIONS.doorHeartbeat, { id: d.id, name: d.name, doorStatus: status }, { division: d.division_id ?? null });
   }
@@ -135,10 +135,9 @@ export function createHardwareSimulator(opts: SimulatorOptions) {
     let d: DoorRow;
     if (target.doorId !== undefined) d = await door(clientId, target.doorId);
     else {
-      const params: unknown[] = [];
-      const { rows } = await db.query<DoorRow>(`select id, client_id, name, status from doors where ${tenant(params, clientId)} order by id limit 1`, params);
-      if (!rows[0]) throw new HardwareError(404, 'Door not found');
-      d = rows[0];
+      const first = await q.firstDoor(db, clientId);
+      if (!first) throw new HardwareError(404, 'Door not found');
+      d = first;
     }
     switch (kind) {
       case 'door.forced':

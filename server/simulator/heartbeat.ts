@@ -3,6 +3,7 @@
 // started, then runs the new version FIRMWARE_INSTALL_MS after it was sent).
 import { DESTINATIONS, EVENT_CODES, FIRMWARE_INSTALL_MS, eventLabel, fill } from '../../contract';
 import type { Db } from '../db/db';
+import * as q from '../db/queries/simulator';
 import type { Pipeline, Publish } from '../monitor/pipeline';
 import { said } from '../monitor/events';
 
@@ -13,9 +14,7 @@ export function createHeartbeat({ db, pipeline, publish }: { db: Db; pipeline: P
    * A cancelled roll-out took the target back (nothing installs); a roll back is a target of the previous version.
    */
   async function firmwareStep(): Promise<void> {
-    const { rows: started } = await db.query<{ id: number; client_id: number; name: string; firmware_target: string }>(
-      `update controllers set firmware_started = true where firmware_target is not null and not firmware_started returning id, client_id, name, firmware_target`,
-    );
+    const started = await q.startFirmware(db);
     for (const c of started) {
       await pipeline.record(c.client_id, {
         eventCode: EVENT_CODES.firmwareSent,
@@ -30,11 +29,7 @@ export function createHeartbeat({ db, pipeline, publish }: { db: Db; pipeline: P
         ),
       });
     }
-    const { rows: installed } = await db.query<{ id: number; client_id: number; name: string; firmware: string }>(
-      `update controllers set firmware = firmware_target, firmware_target = null, firmware_sent_at = null, firmware_started = false
-        where firmware_target is not null and firmware_started and firmware_sent_at <= now() - make_interval(secs => $1) returning id, client_id, name, firmware`,
-      [FIRMWARE_INSTALL_MS / 1000],
-    );
+    const installed = await q.installFirmware(db, FIRMWARE_INSTALL_MS / 1000);
     for (const c of installed) {
       await pipeline.record(c.client_id, {
         eventCode: EVENT_CODES.firmwareInstalled,
@@ -51,24 +46,16 @@ export function createHeartbeat({ db, pipeline, publish }: { db: Db; pipeline: P
     }
     if (!installed.length) return;
     // [0.7.1.x] the roll-out's progress: this controller is done; the roll-out once none is still installing it
-    const { rows: done } = await db.query<{ firmware_id: number }>(
-      `update firmware_rollout_progress p set state = 'done', updated_at = now()
-      from controllers c, firmware_images f where c.id = any($1::int[]) and p.controller_id = c.id and f.id = p.firmware_id and f.version = c.firmware
-        and p.state = 'installing' returning p.firmware_id`,
-      [installed.map((c) => c.id)],
+    const done = await q.finishRolloutProgress(
+      db,
+      installed.map((c) => c.id),
     );
-    await db.query(
-      `update firmware_images f set rollout_state = 'done' where f.id = any($1::int[]) and f.rollout_state = 'installing'
-      and not exists (select 1 from firmware_rollout_progress p where p.firmware_id = f.id and p.state = 'installing')`,
-      [done.map((d) => d.firmware_id)],
-    );
+    await q.finishRollouts(db, done);
     // issue 50: the open firmware list and image page, and the controllers list, read again at once (the page said
     // "Installing 2" for half a minute after both controllers ran the new version)
-    const params: unknown[] = [installed.map((c) => c.id)];
-    const { rows: images } = await db.query<{ id: number; client_id: number }>(
-      `select distinct f.id, f.client_id from firmware_images f join controllers c on c.client_id = f.client_id and c.firmware = f.version
-        where c.id = any($1::int[])`,
-      params,
+    const images = await q.imagesRunBy(
+      db,
+      installed.map((c) => c.id),
     );
     for (const f of images) publish(f.client_id, `${DESTINATIONS.changes}/firmware`, { resource: 'firmware', id: Number(f.id), action: 'update' });
     for (const c of installed) publish(c.client_id, `${DESTINATIONS.changes}/controllers`, { resource: 'controllers', id: Number(c.id), action: 'update' });
@@ -76,14 +63,7 @@ export function createHeartbeat({ db, pipeline, publish }: { db: Db; pipeline: P
 
   /** Controller heart-beats per tenant on /hbcontroller (central service), door heart-beats on /hbdoor. */
   async function heartbeat(): Promise<void> {
-    const { rows: controllers } = await db.query<{
-      id: number;
-      client_id: number;
-      name: string;
-      status: string;
-      division_id: number | null;
-      firmware_pending: boolean;
-    }>('select id, client_id, name, status, division_id, firmware_target is not null as firmware_pending from controllers order by id');
+    const controllers = await q.heartbeatControllers(db);
     // a roll-out moves on with the heart-beat; with none pending, no update is tried
     if (controllers.some((c) => c.firmware_pending)) await firmwareStep();
     // one list per tenant and division: a console hears the controllers of the divisions it may see (issue 10); the
@@ -96,9 +76,7 @@ export function createHeartbeat({ db, pipeline, publish }: { db: Db; pipeline: P
       scope.list.push({ id: c.id, name: c.name, status: c.status });
     }
     for (const s of byScope.values()) publish(s.clientId, DESTINATIONS.controllerHeartbeat, s.list, { division: s.division });
-    const { rows: doors } = await db.query<{ id: number; client_id: number; name: string; status: string; division_id: number | null }>(
-      'select id, client_id, name, status, division_id from doors order by id',
-    );
+    const doors = await q.heartbeatDoors(db);
     for (const d of doors)
       publish(d.client_id, DESTINATIONS.doorHeartbeat, { id: d.id, name: d.name, doorStatus: d.status }, { division: d.division_id ?? null });
   }

@@ -5,7 +5,7 @@
 import { EVENT_CODES, checkDoorCommand, doorNeedsAttention, type DoorCommand, type Event } from '../../contract';
 import type { Db } from '../db/db';
 import { HardwareError, type Actor } from '../doors/port';
-import { tenant } from '../db/tenant';
+import { lastEventIdAt } from '../db/queries/simulator';
 
 /** How a door event came about, beyond its code: an operator's command (`by`, forced despite a refusal) or the relock
  *  after Open briefly; nothing for the door's own (closed, forced open, held open). */
@@ -75,13 +75,7 @@ export function createStrikes<D extends StrikeDoor>({ db, momentaryMs, log, cloc
       if (stopped()) return false;
       const fresh = await door(null, doorId);
       // the last operator command wins: a lock, unlock or another "Open briefly" since (on any server) cancels this one
-      const params: unknown[] = [`output-${doorId}`, COMMAND_CODES];
-      const { rows } = await db.query<{ id: string }>(
-        `select id from events where ${tenant(params, fresh.client_id)} and event_point_id = $1 and event_code = any($2::int[])
-        order by id desc limit 1`,
-        params,
-      );
-      if (Number(rows[0]?.id) !== eventId) return false;
+      if (Number(await lastEventIdAt(db, fresh.client_id, `output-${doorId}`, COMMAND_CODES)) !== eventId) return false;
       // the strike relocks; a door in an alarm state (held open, forced) keeps showing it until the door says otherwise
       await doorEvent(fresh, EVENT_CODES.doorLocked, `output-${fresh.id}`, 'relocked', doorNeedsAttention(fresh.status));
       return true;

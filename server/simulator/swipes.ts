@@ -7,7 +7,7 @@ import { DECISION_EVENT_CODES, DECISION_LABELS, type Decision, type DecisionReas
 import { decide, decisionMessage, threatAt, type AccessIndex, type SwipeRequest } from '../../access/engine';
 import type { AccessIndexes } from '../access/index';
 import type { Db } from '../db/db';
-import { tenant } from '../db/tenant';
+import { storedSwipeEvent } from '../db/queries/simulator';
 import type { DoorLiveState } from '../doors/liveState';
 import type { Pipeline } from '../monitor/pipeline';
 import { said } from '../monitor/events';
@@ -174,15 +174,7 @@ export function createSwipes({
 
   /** "Why?": the stored swipe event `eventId` of `clientId` decided again against the current index (null: not a swipe of this tenant). */
   async function explain(clientId: number, eventId: number): Promise<Explanation | null> {
-    const params: unknown[] = [eventId];
-    const { rows } = await db.query<{
-      id: string;
-      swipe: StoredSwipe | string | null;
-      reason: string | null;
-      decision: string | null;
-      identity_id: number | null;
-    }>(`select id, swipe, reason, decision, identity_id from events where id = $1 and ${tenant(params, clientId)}`, params);
-    const row = rows[0];
+    const row = await storedSwipeEvent<StoredSwipe>(db, clientId, eventId);
     if (!row || !row.swipe) return null;
     const sw: StoredSwipe = typeof row.swipe === 'string' ? JSON.parse(row.swipe) : row.swipe;
     const index = await access.get(clientId);

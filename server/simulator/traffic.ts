@@ -7,11 +7,11 @@
 // the default rate of one event a second, about one alarm in ten minutes, a forced door about once an hour).
 import { EVENT_CODES, type Event } from '../../contract';
 import type { Db } from '../db/db';
-import { tenant } from '../db/tenant';
+import { trafficControllers, trafficRecords, type TrafficRecords } from '../db/queries/simulator';
 import type { Pipeline } from '../monitor/pipeline';
 import { atSource } from '../monitor/events';
 import type { Devices } from './devices';
-import type { ControllerRow, DoorRow } from './hardwareRows';
+import type { DoorRow } from './hardwareRows';
 import type { SwipeOptions } from './swipes';
 
 /**
@@ -19,12 +19,7 @@ import type { SwipeOptions } from './swipes';
  * readers (a swipe happens at a reader, on its side of its door), inputs (`in-<id>`) and outputs (`out-<id>`),
  * doors and controllers. Read once per tick, so a new door, reader or input is live at the next tick.
  */
-export interface Records {
-  doors: DoorRow[];
-  readers: { id: number; door_id: number; direction: 'entry' | 'exit' }[];
-  inputs: { id: number; client_id: number; name: string }[];
-  outputs: { id: number; client_id: number; name: string }[];
-}
+export type Records = TrafficRecords;
 
 /** What one random event is, and its share of the traffic (cumulative bands over [0, 1), in this order). */
 export const TRAFFIC_MIX = [
@@ -78,24 +73,8 @@ export function createTraffic({
   const { quietReaders, readerEvent, interfaceEvent, inputEvent } = devices;
   const pick = <T>(list: readonly T[]): T => list[Math.floor(random() * list.length)];
 
-  async function records(): Promise<Records> {
-    // a Gatehouse Edge controller (one with a key: issue 47) runs its own doors, readers, inputs and outputs: it decides
-    // their swipes and reports their events itself, so the random traffic never touches them
-    const edge = (alias: string) =>
-      `not exists (select 1 from service_accounts sa where sa.controller_id = ${alias}.controller_id and sa.key_revoked_at is null)`;
-    const [doors, readers, inputs, outputs] = await Promise.all([
-      db.query<DoorRow>(
-        `select id, client_id, name, status from doors d where not exists (
-           select 1 from (select controller_id, door_id from card_readers union all select controller_id, door_id from inputs
-                          union all select controller_id, door_id from outputs) h
-             join service_accounts sa on sa.controller_id = h.controller_id and sa.key_revoked_at is null where h.door_id = d.id) order by id`,
-      ),
-      db.query<Records['readers'][number]>(`select id, door_id, direction from card_readers r where door_id is not null and ${edge('r')} order by id`),
-      db.query<Records['inputs'][number]>(`select id, client_id, name from inputs i where ${edge('i')} order by id`),
-      db.query<Records['outputs'][number]>(`select id, client_id, name from outputs o where ${edge('o')} order by id`),
-    ]);
-    return { doors: doors.rows, readers: readers.rows, inputs: inputs.rows, outputs: outputs.rows };
-  }
+  /** a Gatehouse Edge controller (one with a key: issue 47) runs its own doors, readers, inputs and outputs: the random traffic never touches them */
+  const records = (): Promise<Records> => trafficRecords(db);
 
   /** One random event somewhere: mostly swipes at a reader, sometimes an input or output, rarely an alarm or a device going off/online. */
   async function randomEvent(r?: Records): Promise<void> {
@@ -148,12 +127,7 @@ export function createTraffic({
         });
       }
     } else if (kind === 'controller') {
-      const params: unknown[] = [];
-      const { rows } = await db.query<ControllerRow>(
-        `select id, client_id, name, status from controllers c where ${tenant(params, d.client_id)}
-          and not exists (select 1 from service_accounts sa where sa.controller_id = c.id and sa.key_revoked_at is null) order by id`,
-        params,
-      );
+      const rows = await trafficControllers(db, d.client_id);
       if (rows.length) {
         const c = pick(rows);
         await interfaceEvent(c, c.status !== 'online');
