@@ -1,6 +1,9 @@
 // edge/osdpIo.ts on a real line without a server: the real bus on one end of a socat pseudo-terminal pair, our PD (a
 // reader with a relay and two inputs) on the other, the real doorIo and journal, and a snapshot held in memory whose
 // wiring a test changes. What the server side adds (the fields, the snapshot, the events stored) is osdpIo.test.ts.
+// OSDP_TEST_LINE=pipe: an in-process pipe instead of the pseudo-terminal, for the mutation run (serialport's native
+// binding aborts Stryker's test process, docs/TESTING.md); the bus takes any byte duplex.
+import { EventEmitter } from 'node:events';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -9,8 +12,8 @@ import { EVENT_CODES, type EdgeDoor } from '../contract';
 import { createDoorIo } from './doorIo';
 import { openJournal } from './journal';
 import { attachOsdpIo, boardAddresses } from './osdpIo';
-import { Bus, Command, Reader } from './osdp';
-import { ptyPair, type PtyPair } from './osdp/testkit';
+import { Bus, Command, Reader, type ByteDuplex } from './osdp';
+import { ptyPair } from './osdp/testkit';
 import type { SnapshotStore } from './snapshot';
 import { until } from './testPeers';
 
@@ -45,9 +48,18 @@ const door = (over: Partial<EdgeDoor> = {}): EdgeDoor => ({
   ...over,
 });
 
+/** Two ends of an in-process line: what one writes the other hears, a turn of the event loop later. */
+function pipePair(): { a: ByteDuplex; b: ByteDuplex; close(): Promise<void> } {
+  const end = () => new EventEmitter() as EventEmitter & ByteDuplex;
+  const [a, b] = [end(), end()];
+  a.write = (d: Uint8Array) => setImmediate(() => b.emit('data', Buffer.from(d)));
+  b.write = (d: Uint8Array) => setImmediate(() => a.emit('data', Buffer.from(d)));
+  return { a, b, close: async () => {} };
+}
+
 /** The line, the PD (contact closed, exit open, two relays), the bus, doorIo and the driver over a snapshot of `doors`. */
 async function setup(doors: EdgeDoor[], pdInputs = [1, 0]) {
-  const pty: PtyPair = await ptyPair(9600);
+  const pty: { a: ByteDuplex; b: ByteDuplex; close(): Promise<void> } = process.env.OSDP_TEST_LINE === 'pipe' ? pipePair() : await ptyPair(9600);
   const pd = new Reader(pty.b, { address: ADDRESS, inputs: pdInputs, outputs: 2 });
   const dir = mkdtempSync(join(tmpdir(), 'osdp-io-line-'));
   const journal = openJournal(dir);
