@@ -4,8 +4,8 @@
 // the next period or, without a notice, a moment after the shown one ends. The REST calls are the actors the caller
 // provides (src/system/readActors.ts); the clock's reading comes with each answer.
 import { assign, emit, setup, type ActorRefFrom, type SnapshotFrom } from 'xstate';
-import { DOOR_QR_RENEW_GRACE_MS, type DoorQrCode, type DoorQrRow } from '../contract';
-import { errorText, notProvided } from './notProvided';
+import { DOOR_QR_RENEW_GRACE_MS, type DoorQrCode, type DoorQrRow, type Sentence } from '../contract';
+import { errorSaid, errorText, notProvided } from './notProvided';
 
 export interface DoorQrTurn {
   id: number;
@@ -14,7 +14,8 @@ export interface DoorQrTurn {
 export interface DoorQrContext {
   doors: DoorQrRow[] | null;
   turning: DoorQrTurn | null;
-  error: string | null;
+  /** the last turn's refusal: its sentence (key and values) when the server said one, else its words */
+  error: string | Sentence | null;
 }
 export type DoorQrEvent = { type: 'doorQr.turn'; id: number; on: boolean } | { type: 'doorQr.reload' };
 export type DoorQrEmitted = { type: 'doorQr.turned'; id: number; on: boolean };
@@ -54,7 +55,7 @@ export const doorQrMachine = setup({
         src: 'turn',
         input: ({ context }) => context.turning!,
         onDone: { target: 'loading', actions: [emit(({ context }) => ({ type: 'doorQr.turned' as const, ...context.turning! })), assign({ turning: null })] },
-        onError: { target: 'ready', actions: assign({ turning: null, error: ({ event }) => errorText(event.error, 'The command failed.') }) },
+        onError: { target: 'ready', actions: assign({ turning: null, error: ({ event }) => errorSaid(event.error, 'The command failed.') }) },
       },
     },
   },

@@ -6,8 +6,8 @@
 // control may set (0.4.5.4, the choices endpoint): its sites, and the whole client only when they control it all; a
 // command is run only for those, and only while the level in force covers no door outside them (the server's rule).
 import { assign, emit, setup, type ActorRefFrom, type SnapshotFrom } from 'xstate';
-import type { ThreatState } from '../contract';
-import { errorText, notProvided } from './notProvided';
+import type { Sentence, ThreatState } from '../contract';
+import { errorSaid, notProvided } from './notProvided';
 
 export interface ThreatLevelChoice {
   id: number;
@@ -37,7 +37,8 @@ export interface ThreatLevelContext extends ThreatLevelInput {
   divisions: Array<{ id: number; name: string }>;
   wholeClient: boolean;
   request: ThreatRequest | null;
-  error: string | null;
+  /** the last command's refusal: its sentence (key and values) when the server said one, else its words */
+  error: string | Sentence | null;
 }
 export type ThreatLevelEvent =
   | { type: 'threat.set'; levelId: number; divisionId: number | null; minutes: number | null }
@@ -128,7 +129,7 @@ export const threatLevelMachine = setup({
           target: 'reading',
           actions: [assign({ current: ({ event }) => event.output }), emit(({ event }) => ({ type: 'threat.answered' as const, state: event.output }))],
         },
-        onError: { target: 'idle', actions: assign({ error: ({ event }) => errorText(event.error, 'The command failed.') }) },
+        onError: { target: 'idle', actions: assign({ error: ({ event }) => errorSaid(event.error, 'The command failed.') }) },
       },
     },
   },

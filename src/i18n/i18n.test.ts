@@ -567,6 +567,16 @@ describe("the server's sentences with values", () => {
     });
     expect(say('Bus address 3 is R1’s on this controller', 'zh-CN')).toBe('此控制器的总线地址 3 已属于 R1');
     expect(say('Access group not found', 'zh-CN')).toBe('找不到该门禁组'); // a fixed sentence by its English (the text namespace)
+    // a machine keeps a refusal's sentence (threat levels, door QR codes: machines/notProvided.ts errorSaid) and the view
+    // says it by its key; its English was never noted, so nothing is found by matching it
+    const { errorSaid } = await import('../../machines/notProvided');
+    const refused = Object.assign(new Error('That person is not inside Roof'), {
+      sentence: { message: 'That person is not inside Roof', code: 'access.notInside', values: { zone: 'Roof' } },
+    });
+    expect(say('That person is not inside Roof', 'zh-CN')).toBe('That person is not inside Roof');
+    expect(say(errorSaid(refused, 'The command failed.'), 'zh-CN')).toBe('此人不在 Roof 内');
+    expect(say(errorSaid(refused, 'The command failed.'), 'en')).toBe('That person is not inside Roof');
+    expect(errorSaid(new Error('offline'), 'The command failed.')).toBe('offline');
   });
 });
 

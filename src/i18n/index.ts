@@ -107,10 +107,12 @@ export function t(key: MessageKey, loc: Locale = current(), vars?: Vars): string
 export function tx(text: string, vars?: Vars, loc: Locale = current()): string {
   return vars ? (i18n.t(text, { ns: 'text', lng: loc, defaultValue: text, ...vars }) as string) : lookUp('text', loc, text, text);
 }
-/** A sentence from elsewhere (a server's error, a machine's message): by its key when the server sent one with it
- *  (./said.ts, saySentence), else translated when the dictionary has it, else shown exactly as given (never
- *  interpolated: it may hold braces of its own). */
-export function say(message: string, loc: Locale = current()): string {
+/** A sentence from elsewhere (a server's error, a machine's message): a sentence with its key (a machine keeps the
+ *  refusal's: machines/notProvided.ts errorSaid) said by it; text by its key when the server sent one with it
+ *  (./said.ts), else translated when the dictionary has it, else shown exactly as given (never interpolated: it may
+ *  hold braces of its own). */
+export function say(message: string | Sentence, loc: Locale = current()): string {
+  if (typeof message !== 'string') return saySentence(message, loc);
   if (loc === 'en') return message;
   const sentence = sentenceOf(message);
   if (sentence) return saySentence(sentence, loc);
