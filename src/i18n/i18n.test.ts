@@ -103,20 +103,31 @@ describe('screen strings (text: keyed by their English)', () => {
     const words = [...Object.values(AUDIT_ACTION_WORDS), ...ACTIVITY_FILE_COLUMNS];
     expect(words.filter((w) => !(w in zhText))).toEqual([]);
   });
-  // issue 48: the Why? drawer said its title, its lines and its checks' names in English in a zh-CN console
-  it('a screen that said English words outside tx (JSX text, a title) says none now: the Why? drawer', async () => {
+  // issue 48: the Why? drawer said its title, its lines and its checks' names in English in a zh-CN console; the password
+  // forms their labels, their button and every field error (a violation's English, "The passwords do not match")
+  it('a screen that said English words outside tx (JSX text, a title, a label, a message) says none now: the Why? drawer, the password forms', async () => {
     const { WHY_CHECKS } = await import('../screens/configure/WhyDrawer');
     expect(Object.values(WHY_CHECKS).filter((w) => !(w in zhText))).toEqual([]);
-    const source = readFileSync(join(__dirname, '..', 'screens', 'configure', 'WhyDrawer.tsx'), 'utf8');
-    const body = source.replace(/^\s*(\/\/|\*|\/\*\*).*$/gm, ''); // comments left out
-    const english = [
-      // text between tags with a word in it, not an expression ({…})
-      ...[...body.matchAll(/(?<!=)>([^<>{}=;]*[A-Za-z]{2,}[^<>{}=;]*)</g)].map((m) => m[1].trim()),
-      // a quoted title, label or placeholder
-      ...[...body.matchAll(/\b(?:title|label|placeholder|aria-label)="([^"]*[A-Za-z]{2,}[^"]*)"/g)].map((m) => m[1]),
-      // a template of words shown as it is
-      ...[...body.matchAll(/`([^`]*[A-Za-z]{3,} [^`]*)`/g)].map((m) => m[1]),
-    ];
+    const english: string[] = [];
+    for (const file of [
+      'screens/configure/WhyDrawer.tsx',
+      'screens/auth/PasswordForm.tsx',
+      'screens/auth/index.tsx',
+      'screens/attendance/BuildTimesheetScreen.tsx',
+    ]) {
+      const body = readFileSync(join(__dirname, '..', file), 'utf8').replace(/^\s*(\/\/|\*|\/\*\*).*$/gm, ''); // comments left out
+      const found = [
+        // text between tags with a word in it, not an expression ({…})
+        ...[...body.matchAll(/(?<!=)>([^<>{}=;]*[A-Za-z]{2,}[^<>{}=;]*)</g)].map((m) => m[1].trim()),
+        // a quoted title, label, placeholder or button text, as an attribute or a property
+        ...[...body.matchAll(/\b(?:title|label|placeholder|aria-label|submitText)(?:="|: ')([^"']*[A-Za-z]{2,}[^"']*)["']/g)].map((m) => m[1]),
+        // a template of words shown as it is, or one showing a message's English
+        ...[...body.matchAll(/`([^`\n]*(?:[A-Za-z]{3,} |\.message\})[^`\n]*)`/g)].map((m) => m[1]),
+        // a sentence assigned as a field's error
+        ...[...body.matchAll(/\berrors\[[^\]]+\] = '([^']+)'/g)].map((m) => m[1]),
+      ];
+      english.push(...found.map((w) => `${file}: ${w}`));
+    }
     expect(english).toEqual([]);
     // its decision labels are said from the event words (./events.ts): every label a decision gives
     const { DECISION_LABELS } = await import('../../contract/decision');

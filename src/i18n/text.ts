@@ -73,6 +73,9 @@ export const zhText: Record<string, string> = {
   'A platform operator manages this account': '此账户由平台操作员管理',
   'Remove from this client': '从此客户中移除',
   'New password for {name}': '{name} 的新密码',
+  // the password flows' form (src/screens/auth/PasswordForm.tsx)
+  'Send reset link': '发送重置链接',
+  'The passwords do not match': '两次输入的密码不一致',
   'Set password': '设置密码',
   'The password is set. Tell {name} to change it when they next sign in.': '密码已设置。请告知 {name} 在下次登录时修改密码。',
   '{name} loses their roles and groups in this client and their sessions here end. The account keeps working for its other clients.':

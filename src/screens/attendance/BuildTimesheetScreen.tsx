@@ -12,6 +12,7 @@ import { useRouteInfo } from '../../app/RouteContext';
 import { useSystemActor } from '../../hooks/useSystemActor';
 import { useViewActor } from '../../hooks/useViewActor';
 import { routeDescription, routeTitle, say, tx, useLocale } from '../../i18n';
+import { sayViolation } from '../../resources/formMessages';
 import { notify } from '../../hooks/console';
 import { PageHeader } from '../../ui/PageHeader';
 import { getClientToday } from '../../ui/time';
@@ -20,7 +21,7 @@ import { DateField } from '../../ui/DateField';
 
 export function BuildTimesheetScreen() {
   const { route } = useRouteInfo();
-  useLocale();
+  const locale = useLocale();
   const held = useSelector(useSystemActor('session'), selectHeldPrivileges);
   const commands = useViewActor('timesheetBuildCommands');
   const running = useSelector(commands, selectRunningCommand) !== null;
@@ -30,7 +31,11 @@ export function BuildTimesheetScreen() {
   const [to, setTo] = useState(() => addDays(getClientToday(), -1));
   const [from, setFrom] = useState(() => `${addDays(getClientToday(), -1).slice(0, 8)}01`);
   const [teamId, setTeamId] = useState('');
-  const onField = (f: string) => result?.violations?.find((v) => v.field === f)?.message;
+  // a refused day in the operator's language, by the violation's key when it has one (issue 48)
+  const onField = (f: string) => {
+    const v = result?.violations?.find((x) => x.field === f);
+    return v ? sayViolation(v, locale) : undefined;
+  };
   const problem = periodMessage(from, to);
   useEffect(() => {
     const sub = commands.on('command.done', (e) => {
@@ -56,15 +61,10 @@ export function BuildTimesheetScreen() {
             {tx('Each day of the period up to today is written as daily attendance counts it. Days already amended are kept as they are.')}
           </p>
           <div className="gh-form__grid">
-            <FormGroup
-              label={tx('First day')}
-              labelFor="build-from"
-              intent={onField('from') ? 'danger' : 'none'}
-              helperText={onField('from') && say(onField('from')!)}
-            >
+            <FormGroup label={tx('First day')} labelFor="build-from" intent={onField('from') ? 'danger' : 'none'} helperText={onField('from')}>
               <DateField id="build-from" value={from} onChange={setFrom} />
             </FormGroup>
-            <FormGroup label={tx('Last day')} labelFor="build-to" intent={onField('to') ? 'danger' : 'none'} helperText={onField('to') && say(onField('to')!)}>
+            <FormGroup label={tx('Last day')} labelFor="build-to" intent={onField('to') ? 'danger' : 'none'} helperText={onField('to')}>
               <DateField id="build-to" value={to} onChange={setTo} />
             </FormGroup>
             <FormGroup label={tx('Team')}>

@@ -5,12 +5,13 @@ import { Field } from 'react-final-form';
 import { useSelector } from '@xstate/react';
 import { useViewActor } from '../../hooks/useViewActor';
 import type { Struct } from 'superstruct';
-import { validate } from '../../../contract';
+import { validate, type Violation } from '../../../contract';
 import type { resourceFormMachine } from '../../../machines/resourceForm';
 import type { ActorRefFrom } from 'xstate';
 import type { LogicIdOf } from '../../hooks/useViewActor';
-import { errorsFrom } from '../../resources/formValues';
-import { say } from '../../i18n';
+import { sayViolation } from '../../resources/formMessages';
+import { say, tx, useLocale } from '../../i18n';
+import { labelled } from '../../i18n/violations';
 import { FocusForm } from '../../ui/FocusForm';
 
 export interface PwField {
@@ -38,7 +39,10 @@ export function PasswordForm({ machine, schema, fields, fixed = {}, submitText, 
   const error = useSelector(actor, (s) => s.context.error);
   const violations = useSelector(actor, (s) => s.context.violations);
   const all = confirm ? [...fields, { name: confirm.name, label: confirm.label, type: 'password' as const, autoComplete: 'new-password' }] : fields;
-  const sections = [{ title: '', fields: all.map((f) => ({ name: f.name, label: f.label })) }];
+  const locale = useLocale();
+  // a violation on its field in the operator's language: the field's label, then what is wrong, said by the
+  // violation's key when it has one (issue 48: a password's length, classes, history)
+  const onField = (v: Violation) => labelled(all.find((f) => f.name === v.field)?.label ?? v.field, sayViolation(v, locale), locale);
   // a refused value shows on its field; what names no field of this form is said above them
   const unplaced = violations.filter((v) => !all.some((f) => f.name === v.field));
   if (saved)
@@ -56,13 +60,9 @@ export function PasswordForm({ machine, schema, fields, fixed = {}, submitText, 
       }}
       validate={(values) => {
         const r = validate({ ...fixed, ...Object.fromEntries(fields.map((f) => [f.name, values[f.name] || undefined])) }, schema);
-        const errors: Record<string, unknown> = r.ok
-          ? {}
-          : errorsFrom(
-              r.violations.filter((v) => !(v.field in fixed)),
-              sections,
-            );
-        if (confirm && values[confirm.name] !== values[confirm.of]) errors[confirm.name] = 'The passwords do not match';
+        const errors: Record<string, string> = {};
+        if (!r.ok) for (const v of r.violations) if (!(v.field in fixed)) errors[v.field] ??= onField(v);
+        if (confirm && values[confirm.name] !== values[confirm.of]) errors[confirm.name] = tx('The passwords do not match');
         return errors;
       }}
       render={({ handleSubmit }) => (
@@ -79,7 +79,7 @@ export function PasswordForm({ machine, schema, fields, fixed = {}, submitText, 
           )}
           {unplaced.length > 0 && (
             <Callout intent="danger" icon="error" className="gh-signin__callout">
-              {unplaced.map((v) => `${v.field} ${v.message}`).join('; ')}
+              {unplaced.map(onField).join('; ')}
             </Callout>
           )}
           {all.map((f) => (
@@ -89,7 +89,7 @@ export function PasswordForm({ machine, schema, fields, fixed = {}, submitText, 
               subscription={{ value: true, error: true, touched: true, submitFailed: true, dirtySinceLastSubmit: true }}
               render={({ input, meta }) => {
                 const refused = !meta.dirtySinceLastSubmit ? violations.find((v) => v.field === f.name) : undefined;
-                const msg = (meta.touched || meta.submitFailed) && meta.error ? String(meta.error) : refused ? `${f.label} ${refused.message}` : undefined;
+                const msg = (meta.touched || meta.submitFailed) && meta.error ? String(meta.error) : refused ? onField(refused) : undefined;
                 return (
                   <FormGroup label={f.label} labelFor={`pw-${f.name}`} helperText={msg} intent={msg ? 'danger' : 'none'}>
                     <InputGroup

@@ -1,5 +1,5 @@
 import { lazy, Suspense, type ComponentProps } from 'react';
-import { tx } from '../../i18n';
+import { t, tx } from '../../i18n';
 import { Link, useSearchParams } from 'react-router-dom';
 import { Callout, Spinner } from '@blueprintjs/core';
 import { ResetFinishRequest, ResetInitRequest } from '../../../contract';
@@ -42,8 +42,8 @@ export function ForgotPasswordScreen() {
       <PasswordForm
         machine="forgotPasswordMachine"
         schema={ResetInitRequest}
-        fields={[{ name: 'username', label: 'Username', autoComplete: 'username' }]}
-        submitText="Send reset link"
+        fields={[{ name: 'username', label: t('username'), autoComplete: 'username' }]}
+        submitText={tx('Send reset link')}
         done={
           <>
             {tx('If the account exists, a reset link is on its way.')} <Link to="/login">{tx('Back to sign in')}</Link>
@@ -72,9 +72,9 @@ export function ResetPasswordScreen() {
           machine="resetPasswordMachine"
           schema={ResetFinishRequest}
           fixed={{ token }}
-          fields={[{ name: 'newPassword', label: 'New password', type: 'password', autoComplete: 'new-password' }]}
-          confirm={{ name: 'confirmPassword', label: 'Repeat the new password', of: 'newPassword' }}
-          submitText="Set password"
+          fields={[{ name: 'newPassword', label: tx('New password'), type: 'password', autoComplete: 'new-password' }]}
+          confirm={{ name: 'confirmPassword', label: t('repeatNewPassword'), of: 'newPassword' }}
+          submitText={tx('Set password')}
           done={
             <>
               {tx('Your password has been changed.')} <Link to="/login">{tx('Sign in')}</Link>
