@@ -41,7 +41,8 @@ const GROUPS = 200;
 const SWIPES = 50_000;
 const FSYNCS = 500;
 const CHANGES = 30;
-const RESYNC_EVENTS = 100_000;
+/** BENCH_EDGE_RESYNC_EVENTS: fewer for a quick look (the target's figure is of 100,000) */
+const RESYNC_EVENTS = Number(process.env.BENCH_EDGE_RESYNC_EVENTS) || 100_000;
 const LIVE_EVERY_MS = 100;
 const TARGET = { decisionP99Ms: 2, rssMb: 250, changeP99Ms: 1000, resyncToIngestAtLeast: 0.5, liveDoorP99Ms: 50, liveOtherToConsoleP99Ms: 250 };
 

@@ -20,7 +20,13 @@ process.on('SIGTERM', () => process.exit(0));
 if (process.argv[2] === 'resync') {
   const [dataDir, server, key, events, everyMs, doorList, batch] = process.argv.slice(3);
   const doorIds = doorList.split(',').map(Number);
-  const edge = startEdge({ server, key, dataDir, log: () => {}, uploadBatch: batch ? Number(batch) : undefined });
+  const edge = startEdge({
+    server,
+    key,
+    dataDir,
+    log: process.env.BENCH_EDGE_LOG ? (l: string) => console.error(`edge: ${l}`) : () => {},
+    uploadBatch: batch ? Number(batch) : undefined,
+  });
   if (edge.journal.undelivered < Number(events)) throw new Error(`the edge opened ${edge.journal.undelivered} undelivered events, not ${events}`);
   let ticker: ReturnType<typeof setInterval> | null = null;
   let online = false;
