@@ -1,8 +1,8 @@
 // One add/edit form of a resource: load (edit), submit, server violations (400) back per field, saved; on a
 // loaded record, its named actions (form.act: approve a request), the record as the server answers it after.
 import { assertEvent, assign, emit, setup, type ActorRefFrom, type PromiseActorLogic, type SnapshotFrom } from 'xstate';
-import type { Violation } from '../contract';
-import { errorText, notProvided } from './notProvided';
+import type { Sentence, Violation } from '../contract';
+import { errorSaid, notProvided } from './notProvided';
 
 export interface ResourceFormContext {
   /** null while adding; the saved record's id afterwards. */
@@ -10,7 +10,8 @@ export interface ResourceFormContext {
   /** The loaded record (edit) or null (add): what form.reset returns to. */
   values: unknown;
   violations: Violation[];
-  error: string | null;
+  /** what went wrong: the refusal's sentence (key and values) when the server said one (issue 48), else its words */
+  error: string | Sentence | null;
   /** The record action running or last run (form.act). */
   action: string | null;
   /** The values of the last form.submit, as sent: a form that stays open after its save starts from them again. */
@@ -117,7 +118,7 @@ export const resourceFormMachine = setup({
         src: 'load',
         input: ({ context }) => ({ id: context.id ?? 0 }),
         onDone: { target: 'editing', actions: assign(({ event }) => ({ values: event.output, error: null })) },
-        onError: { target: 'failed', actions: assign(({ event }) => ({ error: errorText(event.error, 'Could not load the record') })) },
+        onError: { target: 'failed', actions: assign(({ event }) => ({ error: errorSaid(event.error, 'Could not load the record') })) },
       },
     },
     failed: {
@@ -172,7 +173,7 @@ export const resourceFormMachine = setup({
           target: 'editing',
           actions: assign(({ event }) => {
             const violations = violationsOf(event.error);
-            return { violations, error: violations.length ? null : errorText(event.error, 'Could not do that') };
+            return { violations, error: violations.length ? null : errorSaid(event.error, 'Could not do that') };
           }),
         },
       },
@@ -201,7 +202,7 @@ export const resourceFormMachine = setup({
           target: 'editing',
           actions: assign(({ event }) => {
             const violations = violationsOf(event.error);
-            return { violations, error: violations.length ? null : errorText(event.error, 'Could not save') };
+            return { violations, error: violations.length ? null : errorSaid(event.error, 'Could not save') };
           }),
         },
       },

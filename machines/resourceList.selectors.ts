@@ -1,5 +1,5 @@
 // What the list footer reads from a resourceList actor: the rows shown, the total and where paging may go.
-import type { ResourceListSnapshot } from './resourceList';
+import type { ResourceListContext, ResourceListSnapshot } from './resourceList';
 
 export interface Pager {
   /** 1-based first and last row of this page (0 and 0 when it is empty). */
@@ -41,7 +41,7 @@ export interface ListView<T = unknown> {
   sort: ResourceListSnapshot['context']['sort'];
   filters: Record<string, string>;
   selection: number[];
-  error: string | null;
+  error: ResourceListContext['error'];
   busy: boolean;
   confirming: boolean;
   deleting: boolean;

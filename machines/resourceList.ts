@@ -1,8 +1,8 @@
 // One list screen of a resource (react-admin's list controller as a machine): server paging, sort, filter,
 // row selection and bulk delete with confirm. The catalogue provides fetchPage and deleteMany per resource.
 import { assertEvent, assign, setup, type ActorRefFrom, type PromiseActorLogic, type SnapshotFrom } from 'xstate';
-import { PAGE_SIZE, type PageOf, type SortSpec } from '../contract';
-import { errorText, notProvided } from './notProvided';
+import { PAGE_SIZE, type PageOf, type Sentence, type SortSpec } from '../contract';
+import { errorSaid, notProvided } from './notProvided';
 
 export interface ListQueryInput {
   resource: string;
@@ -23,7 +23,8 @@ export interface ResourceListContext {
   sort: SortSpec[];
   filters: Record<string, string>;
   selection: number[];
-  error: string | null;
+  /** what went wrong: the refusal's sentence (key and values) when the server said one (issue 48), else its words */
+  error: string | Sentence | null;
 }
 
 export interface ResourceListInput {
@@ -147,7 +148,7 @@ export const resourceListMachine = listSetup.createMachine({
         },
         onError: {
           target: 'failed',
-          actions: assign(({ event }) => ({ items: [], total: 0, totalIsAtLeast: false, error: errorText(event.error, 'Could not load the list') })),
+          actions: assign(({ event }) => ({ items: [], total: 0, totalIsAtLeast: false, error: errorSaid(event.error, 'Could not load the list') })),
         },
       },
     },
@@ -171,7 +172,7 @@ export const resourceListMachine = listSetup.createMachine({
         src: 'deleteMany',
         input: ({ context }) => ({ resource: context.resource, ids: context.selection }),
         onDone: { target: 'loading', actions: assign({ selection: [], error: null }) },
-        onError: { target: 'ready', actions: assign(({ event }) => ({ error: errorText(event.error, 'Could not delete the selected rows') })) },
+        onError: { target: 'ready', actions: assign(({ event }) => ({ error: errorSaid(event.error, 'Could not delete the selected rows') })) },
       },
     },
     failed: {

@@ -52,7 +52,7 @@ describe('resource list machine model', () => {
         'a request the list cannot take changes nothing of the query and says it was ignored': ({ before, event, after }) =>
           invalid(event) &&
           (event.type === 'list.selectionChanged' ? before.matches('ready') : !before.matches('confirmingDelete') && !before.matches('deleting'))
-            ? query(after) === query(before) && /^Ignored an invalid /.test(after.context.error ?? '')
+            ? query(after) === query(before) && /^Ignored an invalid /.test(typeof after.context.error === 'string' ? after.context.error : '')
             : undefined,
         // what a screen sends after a command of its own changed rows (a key issued, an operator disabled)
         'a refresh reads the same page again, with the same query and selection': ({ before, event, after }) =>

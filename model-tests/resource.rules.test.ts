@@ -144,6 +144,12 @@ describe('what a list screen sends and says', () => {
     const b = list({ resource: 'identities' });
     await b.controls.settle('fetchPage', 'error', new Error('  '));
     expect(b.s().context.error).toBe('Could not load the list');
+    // issue 48: refused with a sentence (its key and values, src/api/errors.ts ApiError.sentence): kept as it, so the
+    // view says it by its key in the operator's language
+    const said = { message: 'Access zone not found', code: 'record.notFound', values: { what: 'Access zone' } };
+    const c = list({ resource: 'identities' });
+    await c.controls.settle('fetchPage', 'error', Object.assign(new Error(said.message), { sentence: said }));
+    expect(c.s().context.error).toEqual(said);
   });
   it('a page, a sort or filters read again with the new query; a bad one is refused and named', async () => {
     const { controls, actor, s } = list({ resource: 'identities' });

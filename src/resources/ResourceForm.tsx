@@ -156,7 +156,7 @@ export function ResourceForm<T extends { id: number }>({ resource }: { resource:
         <NonIdealState
           icon="error"
           title={tx('Could not load this {what}', { what: words.one.toLowerCase() })}
-          description={error ?? undefined}
+          description={error ? say(error) : undefined}
           action={<Button icon="refresh" text={tx('Try again')} onClick={() => form.send({ type: 'form.reload' })} />}
         />
       </div>
