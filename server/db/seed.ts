@@ -470,8 +470,10 @@ async function seedAttendanceSwipes(tx: Db, client: number): Promise<void> {
     days: string,
     when: string,
   ) => `insert into events (client_id, event_code, event_source_id, event_source_name, event_point_id, event_point_name, message,
-      alert, priority, division_id, identity_id, decision, reason, swipe, at)
-    select $1, 5000, d.id::text, d.name, d.id::text, d.name, 'Access granted', false, 100, d.division_id, i.id, 'granted', 'granted',
+      message_code, message_values, alert, priority, division_id, identity_id, decision, reason, swipe, at)
+    select $1, 5000, d.id::text, d.name, d.id::text, d.name, 'Access granted',
+      -- said by its key in the operator's language (issue 48: server/monitor/events.ts labelled)
+      'event.label', '{"event": "Access granted"}'::jsonb, false, 100, d.division_id, i.id, 'granted', 'granted',
       json_build_object('doorId', d.id, 'card', c.number, 'side', x.side, 'at', (extract(epoch from x.at) * 1000)::bigint), x.at
     from (select timezone tz, (now() at time zone timezone)::date today from clients where id = $1) z
     cross join (select id, name, division_id from doors where ${own()} order by id limit 1) d

@@ -361,6 +361,18 @@ describe('payroll figures: the unpaid break, overtime on a day off, a night shif
     await swipeAt(zara, `${SATURDAY}T15:00:00+08:00`);
   });
 
+  it('the seeded badge-ins are said by key, so a zh-CN console reads them in Chinese (issue 48)', async () => {
+    const { rows } = await s.db.query<{ message_code: string | null; message_values: unknown; n: string }>(
+      `select message_code, message_values, count(*)::text as n from events where client_id = $1 and message = 'Access granted'
+        group by message_code, message_values`,
+      [client],
+    );
+    expect(rows.map((r) => [r.message_code, typeof r.message_values === 'string' ? JSON.parse(r.message_values) : r.message_values])).toEqual([
+      ['event.label', { event: 'Access granted' }],
+    ]);
+    expect(Number(rows[0].n)).toBeGreaterThan(10);
+  });
+
   it('the seeded Office hours schedule has a 60-minute unpaid break, taken off Zara Brown\u2019s 08:45\u201317:22: 7:37, not 8:37', async () => {
     expect(
       (
