@@ -50,7 +50,7 @@ export function ingestRoutes(app: FastifyInstance, { db, pipeline, edge }: { db:
     ];
     if (!ids.length) return;
     const rows = await inputsWithArmedZone(db, clientId, ids);
-    const armed = new Map(rows.filter((r) => r.zone).map((r) => [`in-${r.id}`, r]));
+    const armed = new Map(rows.filter((r): r is typeof r & { zone: string } => !!r.zone).map((r) => [`in-${r.id}`, r]));
     for (const i of items) {
       const hit = i.input.eventCode === EVENT_CODES.inputActive ? armed.get(i.input.sourceId) : undefined;
       if (!hit) continue;

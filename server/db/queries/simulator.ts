@@ -2,6 +2,7 @@
 // them, the door and controller states it writes, the heart-beats' lists and the firmware roll-outs they move on.
 import type { ElevatorMask } from '../../access/elevator';
 import type { Db } from '../db';
+import { inputsWithArmedZone } from './ingest';
 import { tenant } from '../tenant';
 
 export interface DoorRow {
@@ -63,14 +64,9 @@ export async function setControllerOnline(db: Db, controllerId: number, online: 
 
 /** The tenant's input `inputId` with the name of the first armed alarm group holding it (null: none armed); undefined when it is not there. */
 export async function inputWithArmedGroup(db: Db, clientId: number, inputId: number): Promise<{ id: number; name: string; armed: string | null } | undefined> {
-  const params: unknown[] = [inputId];
-  const { rows } = await db.query<{ id: number; name: string; armed: string | null }>(
-    `select i.id, i.name, (select g.name from alarm_groups g join alarm_group_inputs x on x.alarm_group_id = g.id
-                              where x.input_id = i.id and g.state = 'armed' order by g.id limit 1) as armed
-         from inputs i where i.id = $1 and ${tenant(params, clientId, 'i')}`,
-    params,
-  );
-  return rows[0];
+  // the device interface's query, for one input (one query of armed groups, not two kept in step)
+  const [row] = await inputsWithArmedZone(db, clientId, [inputId]);
+  return row && { id: row.id, name: row.name, armed: row.zone };
 }
 
 export async function simulatorReader(db: Db, clientId: number, readerId: number): Promise<{ id: number; name: string; door_id: number | null } | undefined> {
