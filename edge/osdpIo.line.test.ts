@@ -119,23 +119,28 @@ describe('osdpIo on a real line', () => {
     expect(outs()[2]).toEqual([{ output: 1, code: 5, timer: 5 }]);
   });
 
-  it('feeds the board’s inputs as wired: the normally-closed contact opening is Door forced open, the exit button a request to exit that pulses the strike', async () => {
-    const { pd, events, outs, io } = await setup([door()]);
+  it('feeds the board’s inputs as wired: the exit button a request to exit that pulses the strike, the normally-closed contact opening Door forced open; each journaled change said in the log', async () => {
+    const { pd, events, outs, io, logs } = await setup([door()]);
     await until('locked sent once online', () => outs().length === 1);
     pd.setInput(1, 1);
     await until('request to exit', () => events(EVENT_CODES.inputActive).length === 1);
     expect(events(EVENT_CODES.inputActive)[0].pointId).toBe(`input-${EXIT}`);
     await until('pulse sent', () => outs().length === 2);
     expect(outs()[1]).toEqual([{ output: 1, code: 5, timer: 13 }]);
-    pd.setInput(1, 0);
     io.command({ type: 'door', id: 'c1', doorId: DOOR, command: 'lock', actor: 'test', force: true });
-    pd.setInput(0, 0); // the contact's circuit opens: active
+    pd.setInput(0, 0); // the contact's circuit opens (active) while the button is still held: ISTATR [0, 1]
     await until('Door forced open', () => events(EVENT_CODES.doorForcedOpen).length === 1);
     expect(io.isOpen(DOOR)).toBe(true);
+    pd.setInput(1, 0);
     pd.setInput(0, 1);
     await until('Door closed', () => events(EVENT_CODES.doorClosed).length === 1);
     expect(io.isOpen(DOOR)).toBe(false);
-    expect(events(EVENT_CODES.inputActive)).toHaveLength(1); // the button's release is no event
+    expect(events(EVENT_CODES.inputActive)).toHaveLength(1); // the held button is one request, its release none
+    expect(logs.filter((l) => l.startsWith('OSDP board'))).toEqual([
+      `OSDP board ${ADDRESS} input 1: Input active at Lab: request to exit (Lab exit)`,
+      `OSDP board ${ADDRESS} input 0: Door forced open at Lab (Lab contact)`,
+      `OSDP board ${ADDRESS} input 0: Door closed at Lab`,
+    ]);
   });
 
   it('a normally-open contact reads the other way: its circuit closing is the door open', async () => {
@@ -164,20 +169,31 @@ describe('osdpIo on a real line', () => {
     await until('request to exit', () => events(EVENT_CODES.inputActive).length === 1);
   });
 
-  it('a board offline: its inputs unknown (logged), nothing fed; back online its inputs asked again and its strike set again', async () => {
-    const { pd, logs, events, outs, io } = await setup([door()]);
+  it('a board offline: its inputs unknown (logged), nothing sent to it; back online its inputs asked again and its strike set as it is then', async () => {
+    const store = door({
+      id: 12,
+      name: 'Store',
+      strike: null,
+      inputs: [{ id: 24, name: 'Store contact', kind: 'door-contact', at: { address: ADDRESS, point: 1 } }],
+    });
+    const lab = door({ inputs: [door().inputs[0]] }); // its contact on input 0, the store's on input 1
+    const { pd, logs, events, outs, io, held, driver, bus } = await setup([lab, store], [1, 1]);
     await until('locked sent once online', () => outs().length === 1);
     const istats = () => pd.seen.commands.filter((c) => c === Command.ISTAT).length;
-    const asked = istats();
-    io.command({ type: 'door', id: 'c1', doorId: DOOR, command: 'unlock', actor: 'test', force: false });
-    await until('unlock sent', () => outs().length === 2);
+    await until('inputs read', () => istats() === 1);
     pd.fault({ kind: 'silent' }, 3);
     await until('offline said', () =>
-      logs.find((l) => l === `OSDP board ${ADDRESS} offline: the inputs of Lab are unknown until it is back (no alarm is raised from a lost board)`),
+      logs.find((l) => l === `OSDP board ${ADDRESS} offline: the inputs of Lab, Store are unknown until it is back (no alarm is raised from a lost board)`),
     );
-    await until('inputs asked again', () => istats() > asked);
-    await until('the strike set again', () => outs().length === 3);
-    expect(outs()[2]).toEqual([{ output: 1, code: 2, timer: 0 }]);
+    // while it is offline: a command and a wiring change send nothing (nothing fails, nothing is said of it)
+    io.command({ type: 'door', id: 'c1', doorId: DOOR, command: 'unlock', actor: 'test', force: false });
+    held.snapshot = { doors: [lab, { ...store, inputs: [{ ...store.inputs[0], at: { address: ADDRESS, point: 0 } }] }] };
+    driver.snapshotChanged();
+    expect(bus.reader(ADDRESS)?.state).not.toBe('online');
+    await until('inputs asked again', () => istats() === 2);
+    await until('the strike set again, unlocked', () => outs().length === 2);
+    expect(outs()[1]).toEqual([{ output: 1, code: 2, timer: 0 }]);
+    expect(logs.filter((l) => l.includes('not set') || l.includes('not read'))).toEqual([]);
     expect(events(EVENT_CODES.doorForcedOpen)).toHaveLength(0);
   });
 
@@ -193,16 +209,48 @@ describe('osdpIo on a real line', () => {
     await until('the strike on point 0', () => outs().length === 2);
     expect(outs()[1]).toEqual([{ output: 0, code: 1, timer: 0 }]);
     await until('inputs read again', () => istats() === 2);
+    // only an input moved (the contact to point 1): its board's inputs are asked again
+    const d = door({ strike: { id: 31, name: 'Lab strike', unlockMs: 1234, at: { address: ADDRESS, point: 0 } } });
+    held.snapshot = { doors: [{ ...d, inputs: [{ ...d.inputs[0], at: { address: ADDRESS, point: 1 } }] }] };
+    driver.snapshotChanged();
+    await until('inputs read a third time', () => istats() === 3);
   });
 
-  it('a door not wired to a board sends nothing: its strike and inputs stay simulated', async () => {
-    const wired = door({ id: 12, name: 'Wired' });
+  it('a door not wired to a board sends nothing: its strike and inputs stay simulated (and a board with no inputs wired is not asked for them)', async () => {
+    const wired = door({ id: 12, name: 'Wired', inputs: [] });
     const plain = door({ strike: { id: 32, name: 'Plain strike', unlockMs: 1000 }, inputs: [{ id: 23, name: 'Plain contact', kind: 'door-contact' }] });
-    const { io, outs } = await setup([plain, { ...wired, inputs: [] }]);
+    const bare = door({ id: 13, name: 'Bare', strike: null, inputs: [] });
+    const { io, outs, pd, driver } = await setup([plain, wired, bare]);
     await until('the wired door set once online', () => outs().length === 1);
     io.command({ type: 'door', id: 'c1', doorId: DOOR, command: 'unlock', actor: 'test', force: false });
+    io.command({ type: 'door', id: 'c3', doorId: 13, command: 'unlock', actor: 'test', force: false });
+    driver.strikeMoved(99); // no such door: nothing
     io.command({ type: 'door', id: 'c2', doorId: 12, command: 'unlock', actor: 'test', force: false });
     await until('the wired door unlocked', () => outs().length === 2);
     expect(outs()).toEqual([[{ output: 1, code: 1, timer: 0 }], [{ output: 1, code: 2, timer: 0 }]]);
+    expect(pd.seen.commands).not.toContain(Command.ISTAT);
+  });
+
+  it('the boards of a snapshot: every address a strike or an input is wired to; none without a snapshot', () => {
+    const d = door();
+    const held = { snapshot: { doors: [d, door({ id: 12, strike: null, inputs: [{ ...d.inputs[0], at: { address: 5, point: 0 } }] })] } };
+    held.snapshot.doors[0] = {
+      ...d,
+      inputs: [
+        { ...d.inputs[0], at: { address: 4, point: 0 } },
+        { ...d.inputs[1], at: undefined },
+      ],
+    };
+    expect([...boardAddresses({ held } as unknown as SnapshotStore)].sort()).toEqual([ADDRESS, 4, 5]);
+    const none = { held: null } as unknown as SnapshotStore;
+    expect(boardAddresses(none).size).toBe(0);
+    const line = pipePair();
+    const bus = new Bus(line.a);
+    const driver = attachOsdpIo(bus, createDoorIo({ store: none, journal: undefined as never, online: () => true }), none);
+    expect(() => {
+      driver.snapshotChanged();
+      driver.strikeMoved(DOOR);
+    }).not.toThrow();
+    expect([...driver.boards()]).toEqual([]);
   });
 });

@@ -63,7 +63,7 @@ export function attachOsdpIo(bus: Bus, io: DoorIo, store: SnapshotStore, opts: {
     const spec =
       state === 'unlocked'
         ? { output: at.point, code: unlock }
-        : state === 'locked' || left === null || left === 0
+        : state === 'locked' || !left // (none left: its relock is due, and sends lock)
           ? { output: at.point, code: lock }
           : { output: at.point, code: release, timer: Math.min(OUT_TIMER_MAX, Math.ceil(left / 100)) };
     bus.output(at.address, [spec]).catch((e: Error) => log(`OSDP board ${at.address}: the strike of door ${doorId} was not set (${state}): ${e.message}`));
