@@ -5,13 +5,14 @@
 import { assign, emit, setup, type ActorRefFrom, type SnapshotFrom } from 'xstate';
 import { invariants } from './command.invariants';
 import type { Sentence } from '../contract/messages';
-import { errorText, notProvided } from './notProvided';
+import { errorSaid, notProvided } from './notProvided';
 
 export interface CommandContext {
   command: string | null;
   input: unknown;
   result: unknown;
-  error: string | null;
+  /** the last failure: its sentence (key and values) when the server said one (issue 48: errorSaid), else its words */
+  error: string | Sentence | null;
 }
 /** `input`: what the command needs besides its name (a row's id, the list's filters), given to `run` as it is. */
 export type CommandEvent = { type: 'command.run'; command: string; input?: unknown };
@@ -19,12 +20,6 @@ export type CommandEvent = { type: 'command.run'; command: string; input?: unkno
  *  view to say by key (issue 48). */
 export type CommandEmitted =
   { type: 'command.done'; command: string; result: unknown } | { type: 'command.failed'; command: string; error: string; sentence?: Sentence };
-/** The sentence an error carries (src/api/errors.ts ApiError.sentence) when it is the error's own words. */
-function sentenceOf(error: unknown, text: string): Sentence | undefined {
-  const s = error && typeof error === 'object' ? (error as { sentence?: Partial<Sentence> }).sentence : undefined;
-  return s && typeof s.code === 'string' && s.message === text && s.values && typeof s.values === 'object' ? (s as Sentence) : undefined;
-}
-
 export const commandMachine = setup({
   types: { context: {} as CommandContext, events: {} as CommandEvent, emitted: {} as CommandEmitted },
   actors: { run: notProvided<unknown, { command: string; input?: unknown }>('run') },
@@ -56,10 +51,12 @@ export const commandMachine = setup({
         onError: {
           target: 'failed',
           actions: [
-            assign({ error: ({ event }) => errorText(event.error, 'The command failed.') }),
-            emit(({ context, event }) => {
-              const sentence = sentenceOf(event.error, context.error!);
-              return { type: 'command.failed' as const, command: context.command!, error: context.error!, ...(sentence ? { sentence } : {}) };
+            assign({ error: ({ event }) => errorSaid(event.error, 'The command failed.') }),
+            emit(({ context }) => {
+              const said = context.error!;
+              return typeof said === 'string'
+                ? { type: 'command.failed' as const, command: context.command!, error: said }
+                : { type: 'command.failed' as const, command: context.command!, error: said.message, sentence: said };
             }),
           ],
         },

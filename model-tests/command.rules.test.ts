@@ -61,6 +61,8 @@ describe('operator command rules', () => {
       await controls.settle('run', 'error', failure);
       const notice = { type: 'command.failed', command: 'signOut', error: words, ...(carried ? { sentence } : {}) };
       expect([what, emitted]).toEqual([what, [notice]]);
+      // and the failed state keeps the sentence itself (the view says it by its key), else the words
+      expect([what, actor.getSnapshot().context.error]).toEqual([what, carried ? sentence : words]);
     }
   });
 });

@@ -16,7 +16,7 @@ import type { ServerFile } from '../hooks/answers';
 import { saveFile } from '../ui/saveFile';
 import { useReading } from '../hooks/useReading';
 import { useViewActor } from '../hooks/useViewActor';
-import { tx, useLocale } from '../i18n';
+import { say, tx, useLocale } from '../i18n';
 import { notify } from '../hooks/console';
 import { showDate, useTime } from '../ui/time';
 import { TableScroll } from '../ui/TableScroll';
@@ -100,10 +100,10 @@ function ReportJobRuns({ row }: { row: Record<string, unknown> }) {
     return () => sub.unsubscribe();
   }, [retries, reload]);
   useEffect(() => {
-    if (failed) notify({ intent: 'danger', title: tx('Download failed'), message: failed, timeoutMs: 3000 });
+    if (failed) notify({ intent: 'danger', title: tx('Download failed'), message: say(failed), timeoutMs: 3000 });
   }, [failed]);
   useEffect(() => {
-    if (retryFailed) notify({ intent: 'danger', title: tx('Retry failed'), message: retryFailed, timeoutMs: 3000 });
+    if (retryFailed) notify({ intent: 'danger', title: tx('Retry failed'), message: say(retryFailed), timeoutMs: 3000 });
   }, [retryFailed]);
   const download = (r: ReportJobRun) => downloads.send({ type: 'command.run', command: `${id}|${r.id}` });
   const retry = (r: ReportJobRun) => retries.send({ type: 'command.run', command: `${id}|${r.id}` });

@@ -13,7 +13,7 @@
 // each door is a card (CSS, as the events: name, then state, division and last change, then its commands). Issue 47: a
 // door in a zone of hard anti-passback whose Gatehouse Edge controller is offline says its anti-passback is soft until
 // it reconnects (the server's list, `softApb`).
-import { getLocale, tx } from '../../i18n';
+import { getLocale, say, tx } from '../../i18n';
 import { useEffect, useMemo, useRef, useState } from 'react';
 import { Link } from 'react-router-dom';
 import { Alert, Button, ButtonGroup, Callout, FormGroup, HTMLSelect, HTMLTable, Icon, NonIdealState, Spinner, Switch, Tag } from '@blueprintjs/core';
@@ -238,7 +238,7 @@ export function DoorsScreen() {
       {canControl && <DoorsThreatPanel />}
       {error && (
         <Callout intent="danger" icon="error" className="gh-mb" data-testid="door-command-error">
-          {tx(error)}
+          {say(error)}
         </Callout>
       )}
       {failed && !doors && (

@@ -111,7 +111,7 @@ export function BackupRestoreScreen() {
     return () => sub.unsubscribe();
   }, [commands, restore, reload]);
   useEffect(() => {
-    if (failed) notify({ intent: 'danger', title: tx('It did not work'), message: failed, timeoutMs: 6000 });
+    if (failed) notify({ intent: 'danger', title: tx('It did not work'), message: say(failed), timeoutMs: 6000 });
   }, [failed]);
 
   // a restore under way (machines/restore.ts): the server stops and comes back; the machine asks how it went

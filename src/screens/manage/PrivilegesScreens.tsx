@@ -15,7 +15,7 @@ import { useReading } from '../../hooks/useReading';
 import { useViewActor } from '../../hooks/useViewActor';
 import { useRouteInfo } from '../../app/RouteContext';
 import { useSystemActor } from '../../hooks/useSystemActor';
-import { getLocale, routeDescription, routeTitle, tx, useLocale } from '../../i18n';
+import { getLocale, routeDescription, routeTitle, say, tx, useLocale } from '../../i18n';
 import { privilegeLabel, withoutView } from '../../i18n/privileges';
 import { divisionTree, flatten } from '../../resources/divisionTree';
 import { notify } from '../../hooks/console';
@@ -266,7 +266,7 @@ export function AssignPrivilegesScreen() {
       <p className="bp6-text-muted">{tx('{n} of {total} privileges ticked.', { n: now.size, total: codes.length })}</p>
       {problem && (
         <Callout intent="danger" icon="error" className="gh-mb" data-testid="assign-problem">
-          {problem}
+          {say(problem)}
         </Callout>
       )}
       {grouped(visible).map((g) => {

@@ -10,7 +10,7 @@ import { PRIV, TOAST_MS, WEB_HOOK_EVENTS, hasPrivilege, type WebHookAttemptPage 
 import { selectCommandError, selectCommandResult, selectRunningCommand } from '../../../machines/command';
 import { selectHeldPrivileges } from '../../../machines/session.selectors';
 import { useRouteInfo } from '../../app/RouteContext';
-import { routeTitle, tx } from '../../i18n';
+import { routeTitle, say, tx } from '../../i18n';
 import { useSystemActor } from '../../hooks/useSystemActor';
 import { ResourceForm } from '../../resources';
 import { serviceAccounts, webHooks, type ServiceAccount, type WebHook } from '../../resources/integrations';
@@ -229,7 +229,7 @@ export function WebHookHistoryScreen() {
       </div>
       {loadError ? (
         <Callout intent="danger" title={tx('The history could not be loaded')}>
-          {loadError}
+          {say(loadError)}
         </Callout>
       ) : null}
       {page && page.items.length === 0 ? (

@@ -18,7 +18,7 @@ import {
 } from '../../../contract';
 import { selectCommandError, selectCommandResult, selectRunningCommand } from '../../../machines/command';
 import { useViewActor } from '../../hooks/useViewActor';
-import { tCat, tx, useLocale } from '../../i18n';
+import { say as saySaid, tCat, tx, useLocale } from '../../i18n';
 import { labelled, violationText } from '../../i18n/violations';
 import { notify } from '../../hooks/console';
 import { PageHeader } from '../../ui/PageHeader';
@@ -128,7 +128,7 @@ export function VisitorCredentialBatchScreen() {
             <form noValidate onSubmit={handleSubmit} aria-label={tx('Batch add visitor credentials')}>
               {failure && (
                 <Callout intent="danger" icon="error" className="gh-form__error" data-testid="form-error">
-                  {tx(failure)}
+                  {saySaid(failure)}
                 </Callout>
               )}
               <Card className="gh-form__section" compact>

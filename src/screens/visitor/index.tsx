@@ -1,6 +1,6 @@
 // Visitor management screens (issue 5): register a visitor (Read card and Take photo fill the form), the
 // visitor list, and one visitor's details, where the front desk prints the badge through the companion.
-import { tx } from '../../i18n';
+import { say, tx } from '../../i18n';
 import { useEffect, useMemo } from 'react';
 import { Link, useNavigate } from 'react-router-dom';
 import { Button, Callout, Card, H4, HTMLTable, Icon, NonIdealState, Spinner, Tag } from '@blueprintjs/core';
@@ -266,7 +266,7 @@ function VisitorDetails({ loaded, intent }: { loaded: Visitor; intent: 'sign-in'
       />
       {moveError && (
         <Callout intent="danger" icon="error" className="gh-mb" data-testid="visitor-move-error">
-          {moveError}
+          {say(moveError)}
         </Callout>
       )}
       <WatchlistCallout
