@@ -4,12 +4,14 @@
 // sessions ended (`sessions.ended`), so the list reads its page again.
 import { assign, emit, setup, type ActorRefFrom, type SnapshotFrom } from 'xstate';
 import type { EndSessionsResult } from '../contract';
-import { errorText, notProvided } from './notProvided';
+import type { Sentence } from '../contract';
+import { errorSaid, notProvided } from './notProvided';
 import { invariants } from './sessionEnd.invariants';
 
 export interface SessionEndContext {
   ids: number[];
-  error: string | null;
+  /** why it failed: the refusal's sentence (key and values) when the server said one (issue 48: errorSaid), else words */
+  error: string | Sentence | null;
   result: EndSessionsResult | null;
 }
 
@@ -62,7 +64,7 @@ export const sessionEndMachine = setup({
           ],
         },
         // all or nothing on the server: nothing ended, the message says why (e.g. your own session)
-        onError: { target: 'failed', actions: assign({ error: ({ event }) => errorText(event.error, 'Could not end the sessions'), ids: [] }) },
+        onError: { target: 'failed', actions: assign({ error: ({ event }) => errorSaid(event.error, 'Could not end the sessions'), ids: [] }) },
       },
     },
     failed: { meta: { invariants: invariants.failed }, on: ask },

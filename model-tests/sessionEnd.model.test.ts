@@ -2,6 +2,7 @@
 // `endSessions`; nothing is ended without a confirmation, and the screen hears `sessions.ended` once per success.
 import { describe, expect, it } from 'vitest';
 import { TestModel } from '@xstate/graph';
+import { createActor, fromPromise, waitFor } from 'xstate';
 import { isValidSessionIds, selectEndError, selectIsConfirming, selectPendingIds, sessionEndMachine, type SessionEndSnapshot } from '../machines/sessionEnd';
 import { drive, edgePaths, onDemand, expectOracle, onlyInvoked } from './harness';
 
@@ -76,5 +77,22 @@ describe('sessionEnd machine model', () => {
     }
     // each conditional check above met its case at least once (a loop that met none would have asserted nothing)
     expect(Object.entries(met).filter(([, n]) => n === 0)).toEqual([]);
+  });
+
+  it('keeps a refusal the server said with its key as that sentence (issue 48), so the screen says it by its key', async () => {
+    const said = { message: 'Session 4 not found', code: 'record.notFound', values: { what: 'Session 4' } };
+    const refusing = sessionEndMachine.provide({
+      actors: {
+        endSessions: fromPromise<{ ended: number; alreadyEnded: number }, { ids: number[] }>(async () => {
+          throw Object.assign(new Error(said.message), { sentence: said });
+        }),
+      },
+    });
+    const actor = createActor(refusing).start();
+    actor.send({ type: 'sessions.end', ids: [4] });
+    actor.send({ type: 'sessions.confirm' });
+    const failed = await waitFor(actor, (s) => s.matches('failed'));
+    expect(selectEndError(failed)).toEqual(said);
+    actor.stop();
   });
 });

@@ -182,7 +182,7 @@ export function SessionsScreen({ kind }: { kind: SessionKind }) {
         )}
         {endError && (
           <Callout intent="danger" icon="error" className="gh-list__error" data-testid="end-error">
-            {endError}
+            {say(endError)}
           </Callout>
         )}
 
