@@ -117,14 +117,22 @@ describe('a door wired to an OSDP reader’s relay and inputs', () => {
     expect(elsewhere.status, JSON.stringify(elsewhere.body)).toBe(201);
     const away = await put(outputsResource, strike, { boardId: Number(elsewhere.body.id), point: 0 });
     expect(away.status).toBe(400);
-    expect(away.body.violations).toEqual([expect.objectContaining({ field: 'boardId' })]);
+    // said by its key and the board's name (the console says it in the operator's language: src/i18n/violations.ts)
+    expect(away.body.violations).toEqual([expect.objectContaining({ field: 'boardId', code: 'board.otherController', values: { name: 'A board elsewhere' } })]);
 
     const second = await s.call('POST', outputsResource.api, {
       token: admin,
       body: { name: 'Second relay on point 0', kind: 'sounder', controllerId: controller, boardId, point: 0 },
     });
     expect(second.status).toBe(400);
-    expect(second.body.violations).toEqual([expect.objectContaining({ field: 'point', message: expect.stringContaining('Server Room') })]);
+    expect(second.body.violations).toEqual([
+      expect.objectContaining({
+        field: 'point',
+        message: expect.stringContaining('Server Room'),
+        code: 'board.pointTaken',
+        values: { name: expect.stringContaining('Server Room') },
+      }),
+    ]);
     const noPoint = await s.call('POST', outputsResource.api, {
       token: admin,
       body: { name: 'A relay without its point', kind: 'relay', controllerId: controller, boardId },

@@ -23,6 +23,8 @@ export const zhSentences: Record<string, string> = {
   'visitRequest.dayPassed': '此次来访的日期（{day}）已过：请拒绝该申请，被访人可以重新申请。',
   'record.notYoursToUse': '不是您可以使用的{what}',
   'password.usedBefore': '不能是您最近用过的 {n} 个密码之一',
+  'board.otherController': '是另一个控制器的板（{name}）',
+  'board.pointTaken': '此板上的该点已被占用（{name}）',
   'record.someNotFound': '部分{what}未找到；未删除任何记录',
   'door.heldByThreatLevel': '此门因威胁等级“{level}”保持锁定：请先降低威胁等级',
   'osdp.notOnEdgeToPair': '{reader} 不在 Gatehouse Edge 控制器上：没有可配对的 OSDP 读卡器',

@@ -47,6 +47,8 @@ export const zhViolations: Record<string, string> = {
   'is required: say why the day is changed': '为必填项：请说明修改原因',
   'is required: take the visitor\u2019s photo': '为必填项：请为访客拍照',
   'is required: pick the host from the identities': '为必填项：请从身份中选择被访人',
+  'is an elevator board: wire it to a reader interface or an I/O board': '是电梯板：请接到读卡器接口或 I/O 板',
+  'is required on a board': '接到板上时为必填项',
   'must be a date and time (ISO 8601 with its zone)': '必须是日期和时间（ISO 8601，含时区）',
   'is not a date and time (e.g. 28 Nov 2026 14:05)': '不是日期和时间（例如 2026年11月28日 14:05）',
   'is not a time in this time zone: the clocks skip it': '在此时区不存在：时钟跳过了这个时间',
