@@ -530,10 +530,8 @@ describe("the server's sentences with values", () => {
     // a door's wiring (server/resources/boardPoints.ts, issue 47): a board of another controller, a point taken, and the two fixed ones
     expect(zh(fill('board.otherController', 'is a board of another controller ({name})', { name: 'Riser board' }))).toBe('是另一个控制器的板（Riser board）');
     expect(zh(fill('board.pointTaken', 'is already taken on this board (by {name})', { name: 'Lobby strike' }))).toBe('此板上的该点已被占用（Lobby strike）');
-    expect(zh({ field: 'point', message: 'is required on a board' })).toBe('接到板上时为必填项');
-    expect(zh({ field: 'boardId', message: 'is an elevator board: wire it to a reader interface or an I/O board' })).toBe(
-      '是电梯板：请接到读卡器接口或 I/O 板',
-    );
+    expect(zh({ message: 'is required on a board' })).toBe('接到板上时为必填项');
+    expect(zh({ message: 'is an elevator board: wire it to a reader interface or an I/O board' })).toBe('是电梯板：请接到读卡器接口或 I/O 板');
   });
 
   it('are said in Chinese by their key, values filled in and translated when they are words the console knows', async () => {
