@@ -9,11 +9,14 @@ import { controllersResource } from '../contract';
 import { startEdge, type Edge, type EdgeOptions } from './main';
 
 /** `fn` until it answers something, polled every 50 ms; fails naming `what` after `ms` (10 s unless said). */
-export async function until<T>(what: string, fn: () => T | Promise<T>, ms = 10_000): Promise<NonNullable<T>> {
+/** What `until` answers: the value, which is not false, null, undefined, 0 or empty. */
+export type Truthy<T> = Exclude<T, false | null | undefined | 0 | ''>;
+
+export async function until<T>(what: string, fn: () => T | Promise<T>, ms = 10_000): Promise<Truthy<T>> {
   const end = Date.now() + ms;
   for (;;) {
     const v = await fn();
-    if (v) return v as NonNullable<T>;
+    if (v) return v as Truthy<T>;
     if (Date.now() > end) throw new Error(`not within ${ms} ms: ${what}`);
     await new Promise((r) => setTimeout(r, 50));
   }

@@ -517,7 +517,7 @@ describe('a line in use', () => {
     expect(pollSpeeds.length).toBeGreaterThan(100);
     expect(pollSpeeds.filter((b) => b !== 115200)).toEqual([]);
     expect(bus.reader(1)!.counters.timeouts, `offline ${offline.length} times`).toBeGreaterThanOrEqual(offline.length * 3);
-    await until(() => bus.reader(1)!.state === 'online', 5000, 'reader 1 online again');
+    await until(() => bus!.reader(1)!.state === 'online', 5000, 'reader 1 online again');
     // a time limit: what was not asked is counted
     const cut = await bus.scan(all, { withinMs: 1000 });
     expect(cut.unasked).toBeGreaterThan(0);
