@@ -24426,6 +24426,8 @@ export interface components {
             updatedAt?: unknown;
         };
         Input: {
+            boardId: number | null;
+            boardName?: string | null;
             clientId: number;
             controllerId: number;
             controllerName?: string | null;
@@ -24437,10 +24439,12 @@ export interface components {
             location: string | null;
             name: string;
             normallyClosed: boolean;
+            point: number | null;
             supervised: boolean;
             updatedAt: string;
         };
         InputInput: {
+            boardId?: number | null;
             controllerId: number;
             doorId?: number | null;
             /** @enum {unknown} */
@@ -24448,6 +24452,7 @@ export interface components {
             location?: string | null;
             name: string;
             normallyClosed: boolean;
+            point?: number | null;
             supervised: boolean;
             /** @description isoInstant */
             updatedAt?: unknown;
@@ -24658,26 +24663,33 @@ export interface components {
             updatedAt?: unknown;
         };
         Output: {
+            boardId: number | null;
+            boardName?: string | null;
             clientId: number;
             controllerId: number;
             controllerName?: string | null;
             createdAt: string;
             doorId: number | null;
             doorName?: string | null;
+            failSafe: boolean;
             id: number;
             kind: string;
             location: string | null;
             name: string;
+            point: number | null;
             pulseSeconds: number | null;
             updatedAt: string;
         };
         OutputInput: {
+            boardId?: number | null;
             controllerId: number;
             doorId?: number | null;
+            failSafe: boolean;
             /** @enum {unknown} */
             kind: "strike" | "sounder" | "light" | "relay";
             location?: string | null;
             name: string;
+            point?: number | null;
             pulseSeconds: number;
             /** @description isoInstant */
             updatedAt?: unknown;
