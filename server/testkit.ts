@@ -146,9 +146,21 @@ export async function startTestServer(overrides: Partial<ServerOptions> = {}) {
     return Number(rows[0].n);
   }
   async function close() {
-    await app.close();
-    await db.close();
-    await dropDb();
+    // each step timed: a close past a hook's timeout (readerRoutes.comset.test.ts on PostgreSQL in CI at load ~5,
+    // 2026-12-04, not reproduced alone) says which step it was waiting in
+    const step = async (name: string, fn: () => Promise<unknown>) => {
+      const t = Date.now();
+      const slow = setTimeout(() => console.warn(`test server close: still in ${name} after 20 s`), 20_000);
+      try {
+        await fn();
+      } finally {
+        clearTimeout(slow);
+        if (Date.now() - t > 20_000) console.warn(`test server close: ${name} took ${Date.now() - t} ms`);
+      }
+    };
+    await step('app.close()', () => app.close());
+    await step('db.close()', () => db.close());
+    await step('dropping the database', () => dropDb());
   }
   return { base, db, app, call, login, loginTo, count, close };
 }
