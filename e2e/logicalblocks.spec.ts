@@ -11,7 +11,7 @@ test('a logical block pulses an output when its input becomes active, and says s
   const headers = await signInTo(page, 'admin', 'Northwind Logistics');
   // a one-second pulse, so the output is seen going back to idle
   const outputs = (await (await page.request.get('/event/manage/outputs?q=Store%20Room%20strike', { headers })).json()).items;
-  const { id: outputId, clientId: _c, createdAt: _a, controllerName: _n, doorName: _d, ...output } = outputs[0];
+  const { id: outputId, clientId: _c, createdAt: _a, controllerName: _n, doorName: _d, boardName: _b, ...output } = outputs[0];
   expect((await page.request.put(`/event/manage/outputs/${outputId}`, { headers, data: { ...output, pulseSeconds: 1 } })).status()).toBe(200);
 
   await page.getByTestId('sidebar').getByRole('link', { name: 'Logical blocks', exact: true }).click();
