@@ -6786,33 +6786,40 @@ export interface paths {
                     };
                     content: {
                         "application/json": {
-                            acknowledge: boolean;
+                            /** @default false */
+                            acknowledge?: boolean;
                             alert: boolean;
                             escalatedTo?: string | null;
                             escalationStep?: number;
                             /** @description Code */
                             eventCode: unknown;
-                            eventPoint: {
+                            /** @default [] */
+                            eventPoint?: {
                                 /** @description Id */
                                 id: unknown;
                                 name?: string | null;
                             }[];
                             eventPointId?: unknown | null;
-                            eventPointName: string | null;
+                            /** @default null */
+                            eventPointName?: string | null;
                             /** @description Id */
                             eventSourceId: unknown;
-                            eventSourceName: string | null;
+                            /** @default null */
+                            eventSourceName?: string | null;
                             forwardedTo?: string | null;
                             forwardNote?: string | null;
                             /** @description Id */
                             id: unknown;
                             instructions?: string | null;
                             instructionsCode?: string;
-                            message: string;
+                            /** @default  */
+                            message?: string;
                             messageCode?: string;
                             messageValues?: Record<string, never>;
-                            priority: number;
-                            process: boolean;
+                            /** @default 100 */
+                            priority?: number;
+                            /** @default false */
+                            process?: boolean;
                             shelved?: boolean;
                             time: string;
                         }[];
@@ -8642,33 +8649,40 @@ export interface paths {
                                 status: string;
                             };
                             events: {
-                                acknowledge: boolean;
+                                /** @default false */
+                                acknowledge?: boolean;
                                 alert: boolean;
                                 escalatedTo?: string | null;
                                 escalationStep?: number;
                                 /** @description Code */
                                 eventCode: unknown;
-                                eventPoint: {
+                                /** @default [] */
+                                eventPoint?: {
                                     /** @description Id */
                                     id: unknown;
                                     name?: string | null;
                                 }[];
                                 eventPointId?: unknown | null;
-                                eventPointName: string | null;
+                                /** @default null */
+                                eventPointName?: string | null;
                                 /** @description Id */
                                 eventSourceId: unknown;
-                                eventSourceName: string | null;
+                                /** @default null */
+                                eventSourceName?: string | null;
                                 forwardedTo?: string | null;
                                 forwardNote?: string | null;
                                 /** @description Id */
                                 id: unknown;
                                 instructions?: string | null;
                                 instructionsCode?: string;
-                                message: string;
+                                /** @default  */
+                                message?: string;
                                 messageCode?: string;
                                 messageValues?: Record<string, never>;
-                                priority: number;
-                                process: boolean;
+                                /** @default 100 */
+                                priority?: number;
+                                /** @default false */
+                                process?: boolean;
                                 shelved?: boolean;
                                 time: string;
                             }[];
@@ -9593,33 +9607,40 @@ export interface paths {
                     };
                     content: {
                         "application/json": {
-                            acknowledge: boolean;
+                            /** @default false */
+                            acknowledge?: boolean;
                             alert: boolean;
                             escalatedTo?: string | null;
                             escalationStep?: number;
                             /** @description Code */
                             eventCode: unknown;
-                            eventPoint: {
+                            /** @default [] */
+                            eventPoint?: {
                                 /** @description Id */
                                 id: unknown;
                                 name?: string | null;
                             }[];
                             eventPointId?: unknown | null;
-                            eventPointName: string | null;
+                            /** @default null */
+                            eventPointName?: string | null;
                             /** @description Id */
                             eventSourceId: unknown;
-                            eventSourceName: string | null;
+                            /** @default null */
+                            eventSourceName?: string | null;
                             forwardedTo?: string | null;
                             forwardNote?: string | null;
                             /** @description Id */
                             id: unknown;
                             instructions?: string | null;
                             instructionsCode?: string;
-                            message: string;
+                            /** @default  */
+                            message?: string;
                             messageCode?: string;
                             messageValues?: Record<string, never>;
-                            priority: number;
-                            process: boolean;
+                            /** @default 100 */
+                            priority?: number;
+                            /** @default false */
+                            process?: boolean;
                             shelved?: boolean;
                             time: string;
                         };
@@ -10336,33 +10357,40 @@ export interface paths {
                     content: {
                         "application/json": {
                             items: {
-                                acknowledge: boolean;
+                                /** @default false */
+                                acknowledge?: boolean;
                                 alert: boolean;
                                 escalatedTo?: string | null;
                                 escalationStep?: number;
                                 /** @description Code */
                                 eventCode: unknown;
-                                eventPoint: {
+                                /** @default [] */
+                                eventPoint?: {
                                     /** @description Id */
                                     id: unknown;
                                     name?: string | null;
                                 }[];
                                 eventPointId?: unknown | null;
-                                eventPointName: string | null;
+                                /** @default null */
+                                eventPointName?: string | null;
                                 /** @description Id */
                                 eventSourceId: unknown;
-                                eventSourceName: string | null;
+                                /** @default null */
+                                eventSourceName?: string | null;
                                 forwardedTo?: string | null;
                                 forwardNote?: string | null;
                                 /** @description Id */
                                 id: unknown;
                                 instructions?: string | null;
                                 instructionsCode?: string;
-                                message: string;
+                                /** @default  */
+                                message?: string;
                                 messageCode?: string;
                                 messageValues?: Record<string, never>;
-                                priority: number;
-                                process: boolean;
+                                /** @default 100 */
+                                priority?: number;
+                                /** @default false */
+                                process?: boolean;
                                 shelved?: boolean;
                                 time: string;
                             }[];
@@ -11107,12 +11135,16 @@ export interface paths {
                 content: {
                     "application/json": {
                         accessGroupIds?: number[];
-                        credentials: {
+                        /** @default [] */
+                        credentials?: {
                             facilityCode?: number | null;
                             id?: number;
                             number: string;
-                            /** @enum {unknown} */
-                            status: "active" | "suspended" | "lost";
+                            /**
+                             * @default active
+                             * @enum {unknown}
+                             */
+                            status?: "active" | "suspended" | "lost";
                             /** @enum {unknown} */
                             type: "card" | "pin" | "qr" | "mobile";
                             /**
@@ -11139,8 +11171,11 @@ export interface paths {
                         phone?: string | null;
                         /** @description imageDataUrl */
                         photo?: string | null;
-                        /** @enum {unknown} */
-                        status: "active" | "inactive" | "suspended";
+                        /**
+                         * @default active
+                         * @enum {unknown}
+                         */
+                        status?: "active" | "inactive" | "suspended";
                         /** @description udf */
                         udf?: unknown;
                         /** @description isoInstant */
@@ -11292,12 +11327,16 @@ export interface paths {
                 content: {
                     "application/json": {
                         accessGroupIds?: number[];
-                        credentials: {
+                        /** @default [] */
+                        credentials?: {
                             facilityCode?: number | null;
                             id?: number;
                             number: string;
-                            /** @enum {unknown} */
-                            status: "active" | "suspended" | "lost";
+                            /**
+                             * @default active
+                             * @enum {unknown}
+                             */
+                            status?: "active" | "suspended" | "lost";
                             /** @enum {unknown} */
                             type: "card" | "pin" | "qr" | "mobile";
                             /**
@@ -11324,8 +11363,11 @@ export interface paths {
                         phone?: string | null;
                         /** @description imageDataUrl */
                         photo?: string | null;
-                        /** @enum {unknown} */
-                        status: "active" | "inactive" | "suspended";
+                        /**
+                         * @default active
+                         * @enum {unknown}
+                         */
+                        status?: "active" | "inactive" | "suspended";
                         /** @description udf */
                         udf?: unknown;
                         /** @description isoInstant */
@@ -14474,7 +14516,8 @@ export interface paths {
                             idleTimeoutMinutes: number;
                             lockoutAttempts: number;
                             lockoutMinutes: number;
-                            mfaRequired: number;
+                            /** @default 0 */
+                            mfaRequired?: number;
                             passwordClasses: number;
                             passwordExpiryDays: number;
                             passwordHistory: number;
@@ -14507,7 +14550,8 @@ export interface paths {
                         idleTimeoutMinutes: number;
                         lockoutAttempts: number;
                         lockoutMinutes: number;
-                        mfaRequired: number;
+                        /** @default 0 */
+                        mfaRequired?: number;
                         passwordClasses: number;
                         passwordExpiryDays: number;
                         passwordHistory: number;
@@ -14527,7 +14571,8 @@ export interface paths {
                             idleTimeoutMinutes: number;
                             lockoutAttempts: number;
                             lockoutMinutes: number;
-                            mfaRequired: number;
+                            /** @default 0 */
+                            mfaRequired?: number;
                             passwordClasses: number;
                             passwordExpiryDays: number;
                             passwordHistory: number;
@@ -18394,8 +18439,11 @@ export interface paths {
                             token: string;
                             user: {
                                 avatar: string | null;
-                                /** @enum {unknown} */
-                                avatarColor: "blue" | "green" | "orange" | "red" | "violet" | "turquoise" | "gold" | "gray";
+                                /**
+                                 * @default blue
+                                 * @enum {unknown}
+                                 */
+                                avatarColor?: "blue" | "green" | "orange" | "red" | "violet" | "turquoise" | "gold" | "gray";
                                 clientId: number | null;
                                 clientTimezone?: string | null;
                                 dashboardPages: {
@@ -18516,8 +18564,11 @@ export interface paths {
                             token: string;
                             user: {
                                 avatar: string | null;
-                                /** @enum {unknown} */
-                                avatarColor: "blue" | "green" | "orange" | "red" | "violet" | "turquoise" | "gold" | "gray";
+                                /**
+                                 * @default blue
+                                 * @enum {unknown}
+                                 */
+                                avatarColor?: "blue" | "green" | "orange" | "red" | "violet" | "turquoise" | "gold" | "gray";
                                 clientId: number | null;
                                 clientTimezone?: string | null;
                                 dashboardPages: {
@@ -18598,8 +18649,11 @@ export interface paths {
                             token: string;
                             user: {
                                 avatar: string | null;
-                                /** @enum {unknown} */
-                                avatarColor: "blue" | "green" | "orange" | "red" | "violet" | "turquoise" | "gold" | "gray";
+                                /**
+                                 * @default blue
+                                 * @enum {unknown}
+                                 */
+                                avatarColor?: "blue" | "green" | "orange" | "red" | "violet" | "turquoise" | "gold" | "gray";
                                 clientId: number | null;
                                 clientTimezone?: string | null;
                                 dashboardPages: {
@@ -18725,8 +18779,11 @@ export interface paths {
                             token: string;
                             user: {
                                 avatar: string | null;
-                                /** @enum {unknown} */
-                                avatarColor: "blue" | "green" | "orange" | "red" | "violet" | "turquoise" | "gold" | "gray";
+                                /**
+                                 * @default blue
+                                 * @enum {unknown}
+                                 */
+                                avatarColor?: "blue" | "green" | "orange" | "red" | "violet" | "turquoise" | "gold" | "gray";
                                 clientId: number | null;
                                 clientTimezone?: string | null;
                                 dashboardPages: {
@@ -18850,8 +18907,11 @@ export interface paths {
                             token: string;
                             user: {
                                 avatar: string | null;
-                                /** @enum {unknown} */
-                                avatarColor: "blue" | "green" | "orange" | "red" | "violet" | "turquoise" | "gold" | "gray";
+                                /**
+                                 * @default blue
+                                 * @enum {unknown}
+                                 */
+                                avatarColor?: "blue" | "green" | "orange" | "red" | "violet" | "turquoise" | "gold" | "gray";
                                 clientId: number | null;
                                 clientTimezone?: string | null;
                                 dashboardPages: {
@@ -18967,8 +19027,11 @@ export interface paths {
                             settings?: unknown | null;
                             user: {
                                 avatar: string | null;
-                                /** @enum {unknown} */
-                                avatarColor: "blue" | "green" | "orange" | "red" | "violet" | "turquoise" | "gold" | "gray";
+                                /**
+                                 * @default blue
+                                 * @enum {unknown}
+                                 */
+                                avatarColor?: "blue" | "green" | "orange" | "red" | "violet" | "turquoise" | "gold" | "gray";
                                 clientId: number | null;
                                 clientTimezone?: string | null;
                                 dashboardPages: {
@@ -19049,8 +19112,11 @@ export interface paths {
                             token: string;
                             user: {
                                 avatar: string | null;
-                                /** @enum {unknown} */
-                                avatarColor: "blue" | "green" | "orange" | "red" | "violet" | "turquoise" | "gold" | "gray";
+                                /**
+                                 * @default blue
+                                 * @enum {unknown}
+                                 */
+                                avatarColor?: "blue" | "green" | "orange" | "red" | "violet" | "turquoise" | "gold" | "gray";
                                 clientId: number | null;
                                 clientTimezone?: string | null;
                                 dashboardPages: {
@@ -19122,8 +19188,11 @@ export interface paths {
                     content: {
                         "application/json": {
                             avatar: string | null;
-                            /** @enum {unknown} */
-                            avatarColor: "blue" | "green" | "orange" | "red" | "violet" | "turquoise" | "gold" | "gray";
+                            /**
+                             * @default blue
+                             * @enum {unknown}
+                             */
+                            avatarColor?: "blue" | "green" | "orange" | "red" | "violet" | "turquoise" | "gold" | "gray";
                             clientId: number | null;
                             clientTimezone?: string | null;
                             dashboardPages: {
@@ -19177,21 +19246,45 @@ export interface paths {
             requestBody: {
                 content: {
                     "application/json": {
-                        dashboard: unknown | null;
-                        fixedHeader: boolean;
-                        /** @enum {unknown} */
-                        locale: "en" | "zh-CN";
-                        security: unknown | null;
-                        showSettings: boolean;
-                        sidebarLogo: boolean;
-                        signInEntryDoorIds: number[];
-                        signOutExitDoorIds: number[];
-                        tagsView: boolean;
-                        tenants: unknown | null;
-                        theme: string;
-                        tourView: boolean;
-                        visitors: unknown | null;
-                        workDays: number[];
+                        /** @default null */
+                        dashboard?: unknown | null;
+                        /** @default true */
+                        fixedHeader?: boolean;
+                        /**
+                         * @default en
+                         * @enum {unknown}
+                         */
+                        locale?: "en" | "zh-CN";
+                        /** @default null */
+                        security?: unknown | null;
+                        /** @default true */
+                        showSettings?: boolean;
+                        /** @default true */
+                        sidebarLogo?: boolean;
+                        /** @default [] */
+                        signInEntryDoorIds?: number[];
+                        /** @default [] */
+                        signOutExitDoorIds?: number[];
+                        /** @default true */
+                        tagsView?: boolean;
+                        /** @default null */
+                        tenants?: unknown | null;
+                        /** @default #2d72d2 */
+                        theme?: string;
+                        /** @default true */
+                        tourView?: boolean;
+                        /** @default null */
+                        visitors?: unknown | null;
+                        /**
+                         * @default [
+                         *       1,
+                         *       2,
+                         *       3,
+                         *       4,
+                         *       5
+                         *     ]
+                         */
+                        workDays?: number[];
                     };
                 };
             };
@@ -19203,21 +19296,45 @@ export interface paths {
                     };
                     content: {
                         "application/json": {
-                            dashboard: unknown | null;
-                            fixedHeader: boolean;
-                            /** @enum {unknown} */
-                            locale: "en" | "zh-CN";
-                            security: unknown | null;
-                            showSettings: boolean;
-                            sidebarLogo: boolean;
-                            signInEntryDoorIds: number[];
-                            signOutExitDoorIds: number[];
-                            tagsView: boolean;
-                            tenants: unknown | null;
-                            theme: string;
-                            tourView: boolean;
-                            visitors: unknown | null;
-                            workDays: number[];
+                            /** @default null */
+                            dashboard?: unknown | null;
+                            /** @default true */
+                            fixedHeader?: boolean;
+                            /**
+                             * @default en
+                             * @enum {unknown}
+                             */
+                            locale?: "en" | "zh-CN";
+                            /** @default null */
+                            security?: unknown | null;
+                            /** @default true */
+                            showSettings?: boolean;
+                            /** @default true */
+                            sidebarLogo?: boolean;
+                            /** @default [] */
+                            signInEntryDoorIds?: number[];
+                            /** @default [] */
+                            signOutExitDoorIds?: number[];
+                            /** @default true */
+                            tagsView?: boolean;
+                            /** @default null */
+                            tenants?: unknown | null;
+                            /** @default #2d72d2 */
+                            theme?: string;
+                            /** @default true */
+                            tourView?: boolean;
+                            /** @default null */
+                            visitors?: unknown | null;
+                            /**
+                             * @default [
+                             *       1,
+                             *       2,
+                             *       3,
+                             *       4,
+                             *       5
+                             *     ]
+                             */
+                            workDays?: number[];
                         };
                     };
                 };
@@ -19337,8 +19454,11 @@ export interface paths {
                                 token: string;
                                 user: {
                                     avatar: string | null;
-                                    /** @enum {unknown} */
-                                    avatarColor: "blue" | "green" | "orange" | "red" | "violet" | "turquoise" | "gold" | "gray";
+                                    /**
+                                     * @default blue
+                                     * @enum {unknown}
+                                     */
+                                    avatarColor?: "blue" | "green" | "orange" | "red" | "violet" | "turquoise" | "gold" | "gray";
                                     clientId: number | null;
                                     clientTimezone?: string | null;
                                     dashboardPages: {
@@ -19576,8 +19696,11 @@ export interface paths {
                                 token: string;
                                 user: {
                                     avatar: string | null;
-                                    /** @enum {unknown} */
-                                    avatarColor: "blue" | "green" | "orange" | "red" | "violet" | "turquoise" | "gold" | "gray";
+                                    /**
+                                     * @default blue
+                                     * @enum {unknown}
+                                     */
+                                    avatarColor?: "blue" | "green" | "orange" | "red" | "violet" | "turquoise" | "gold" | "gray";
                                     clientId: number | null;
                                     clientTimezone?: string | null;
                                     dashboardPages: {
@@ -23871,12 +23994,14 @@ export interface components {
         };
         AccessGroupInput: {
             description?: string | null;
-            doors: {
+            /** @default [] */
+            doors?: {
                 doorId: number;
                 id?: number;
                 scheduleId: number;
             }[];
-            members: number[];
+            /** @default [] */
+            members?: number[];
             name: string;
             /** @description isoInstant */
             updatedAt?: unknown;
@@ -23894,10 +24019,14 @@ export interface components {
             updatedAt: string;
         };
         AccessZoneInput: {
-            /** @enum {unknown} */
-            antiPassback: "off" | "soft" | "hard";
+            /**
+             * @default off
+             * @enum {unknown}
+             */
+            antiPassback?: "off" | "soft" | "hard";
             description?: string | null;
-            forgiveMinutes: number;
+            /** @default 0 */
+            forgiveMinutes?: number;
             name: string;
             /** @description isoInstant */
             updatedAt?: unknown;
@@ -23916,7 +24045,8 @@ export interface components {
         };
         AlarmGroupInput: {
             description?: string | null;
-            inputIds: number[];
+            /** @default [] */
+            inputIds?: number[];
             name: string;
             /** @description isoInstant */
             updatedAt?: unknown;
@@ -23936,8 +24066,10 @@ export interface components {
             webHookName?: string | null;
         };
         AlarmNotificationInput: {
-            enabled: boolean;
-            maxPriority: number;
+            /** @default true */
+            enabled?: boolean;
+            /** @default 1 */
+            maxPriority?: number;
             name: string;
             note?: string | null;
             operatorGroupId?: number | null;
@@ -23963,17 +24095,25 @@ export interface components {
             updatedAt: string;
         };
         AlarmSettingsInput: {
-            ackP1Minutes: number;
-            ackP2Minutes: number;
-            ackP3Minutes: number;
-            ackP4Minutes: number;
+            /** @default 1 */
+            ackP1Minutes?: number;
+            /** @default 5 */
+            ackP2Minutes?: number;
+            /** @default 15 */
+            ackP3Minutes?: number;
+            /** @default 60 */
+            ackP4Minutes?: number;
             escalateGroup1Id?: number | null;
             escalateGroup2Id?: number | null;
             escalateGroup3Id?: number | null;
-            processP1Minutes: number;
-            processP2Minutes: number;
-            processP3Minutes: number;
-            processP4Minutes: number;
+            /** @default 15 */
+            processP1Minutes?: number;
+            /** @default 60 */
+            processP2Minutes?: number;
+            /** @default 240 */
+            processP3Minutes?: number;
+            /** @default 1440 */
+            processP4Minutes?: number;
             /** @description isoInstant */
             updatedAt?: unknown;
         };
@@ -24002,8 +24142,10 @@ export interface components {
             updatedAt: string;
         };
         AttendancePropertiesInput: {
-            clockDoors: number[];
-            roundMinutes: number;
+            /** @default [] */
+            clockDoors?: number[];
+            /** @default 1 */
+            roundMinutes?: number;
             /** @description isoInstant */
             updatedAt?: unknown;
         };
@@ -24018,15 +24160,24 @@ export interface components {
             weekday: string;
         };
         AutoBackupSettingsInput: {
-            enabled: boolean;
-            /** @enum {unknown} */
-            frequency: "daily" | "weekly";
-            hour: number;
-            keep: number;
+            /** @default false */
+            enabled?: boolean;
+            /**
+             * @default daily
+             * @enum {unknown}
+             */
+            frequency?: "daily" | "weekly";
+            /** @default 2 */
+            hour?: number;
+            /** @default 7 */
+            keep?: number;
             /** @description isoInstant */
             updatedAt?: unknown;
-            /** @enum {unknown} */
-            weekday: "0" | "1" | "2" | "3" | "4" | "5" | "6";
+            /**
+             * @default 0
+             * @enum {unknown}
+             */
+            weekday?: "0" | "1" | "2" | "3" | "4" | "5" | "6";
         };
         BatchTemplate: {
             clientId: number;
@@ -24045,15 +24196,19 @@ export interface components {
             updatedAt: string;
         };
         BatchTemplateInput: {
-            columns: {
+            /** @default [] */
+            columns?: {
                 header: string;
                 id?: number;
                 /** @enum {unknown} */
                 target: "employeeNo" | "firstName" | "lastName" | "idNumber" | "email" | "phone" | "status" | "validFrom" | "validTo" | "credentialNumber" | "udf";
                 udfKey?: string | null;
             }[];
-            /** @enum {unknown} */
-            credentialType: "card" | "pin" | "qr" | "mobile";
+            /**
+             * @default card
+             * @enum {unknown}
+             */
+            credentialType?: "card" | "pin" | "qr" | "mobile";
             divisionId: number;
             name: string;
             /** @description isoInstant */
@@ -24080,20 +24235,32 @@ export interface components {
             updatedAt: string;
         };
         CardFormatInput: {
-            bits: number;
-            cardLength: number;
-            cardStart: number;
+            /** @default 26 */
+            bits?: number;
+            /** @default 16 */
+            cardLength?: number;
+            /** @default 9 */
+            cardStart?: number;
             description?: string | null;
-            facilityLength: number;
-            facilityStart: number;
+            /** @default 8 */
+            facilityLength?: number;
+            /** @default 1 */
+            facilityStart?: number;
             name: string;
-            parity: {
-                bit: number;
+            /** @default [] */
+            parity?: {
+                /** @default 0 */
+                bit?: number;
                 id?: number;
-                overLength: number;
-                overStart: number;
-                /** @enum {unknown} */
-                type: "even" | "odd";
+                /** @default 12 */
+                overLength?: number;
+                /** @default 1 */
+                overStart?: number;
+                /**
+                 * @default even
+                 * @enum {unknown}
+                 */
+                type?: "even" | "odd";
             }[];
             /** @description isoInstant */
             updatedAt?: unknown;
@@ -24113,10 +24280,14 @@ export interface components {
             updatedAt: string;
         };
         CardReaderInput: {
-            address: number;
+            /** @default 0 */
+            address?: number;
             controllerId: number;
-            /** @enum {unknown} */
-            direction: "entry" | "exit";
+            /**
+             * @default entry
+             * @enum {unknown}
+             */
+            direction?: "entry" | "exit";
             doorId: number;
             location?: string | null;
             name: string;
@@ -24133,11 +24304,14 @@ export interface components {
             visitorRetentionDays: number;
         };
         CentralPropertiesInput: {
-            edgeMaxOfflineDays: number;
-            eventRetentionDays: number;
+            /** @default 7 */
+            edgeMaxOfflineDays?: number;
+            /** @default 0 */
+            eventRetentionDays?: number;
             /** @description isoInstant */
             updatedAt?: unknown;
-            visitorRetentionDays: number;
+            /** @default 0 */
+            visitorRetentionDays?: number;
         };
         Client: {
             active: boolean;
@@ -24151,7 +24325,8 @@ export interface components {
             updatedAt: string;
         };
         ClientInput: {
-            active: boolean;
+            /** @default true */
+            active?: boolean;
             address?: string | null;
             code: string;
             /**
@@ -24223,9 +24398,13 @@ export interface components {
             facilityCode?: number | null;
             note?: string | null;
             number: string;
-            spoilt: boolean;
-            /** @enum {unknown} */
-            type: "card" | "fob" | "sticker";
+            /** @default false */
+            spoilt?: boolean;
+            /**
+             * @default card
+             * @enum {unknown}
+             */
+            type?: "card" | "fob" | "sticker";
             /** @description isoInstant */
             updatedAt?: unknown;
         };
@@ -24255,15 +24434,23 @@ export interface components {
         };
         DoorInput: {
             cardFormatId?: number | null;
-            /** @enum {unknown} */
-            degradedPolicy: "keep" | "facility" | "locked";
+            /**
+             * @default keep
+             * @enum {unknown}
+             */
+            degradedPolicy?: "keep" | "facility" | "locked";
             divisionId: number;
             entryZoneId?: number | null;
             exitZoneId?: number | null;
-            firstPersonIn: boolean;
-            heldOpenSeconds: number;
-            /** @enum {unknown} */
-            mode: "card" | "card-pin" | "unlocked" | "locked-down";
+            /** @default false */
+            firstPersonIn?: boolean;
+            /** @default 30 */
+            heldOpenSeconds?: number;
+            /**
+             * @default card
+             * @enum {unknown}
+             */
+            mode?: "card" | "card-pin" | "unlocked" | "locked-down";
             name: string;
             unlockScheduleId?: number | null;
         };
@@ -24308,7 +24495,8 @@ export interface components {
             /** @description fileDataUrl */
             file: string;
             notes?: string | null;
-            rolloutTo: number[];
+            /** @default [] */
+            rolloutTo?: number[];
             /** @description isoInstant */
             updatedAt?: unknown;
             version: string;
@@ -24330,7 +24518,8 @@ export interface components {
         };
         FloorPlanInput: {
             description?: string | null;
-            doors: {
+            /** @default [] */
+            doors?: {
                 doorId: number;
                 id?: number;
                 x: number;
@@ -24353,9 +24542,13 @@ export interface components {
         };
         FloorPlanPropertiesInput: {
             defaultPlanId?: number | null;
-            /** @enum {unknown} */
-            pinSize: "small" | "medium" | "large";
-            showDoorNames: boolean;
+            /**
+             * @default medium
+             * @enum {unknown}
+             */
+            pinSize?: "small" | "medium" | "large";
+            /** @default true */
+            showDoorNames?: boolean;
             /** @description isoInstant */
             updatedAt?: unknown;
         };
@@ -24408,18 +24601,24 @@ export interface components {
             updatedAt: string;
         };
         IdentityProviderInput: {
-            active: boolean;
+            /** @default true */
+            active?: boolean;
             certificate?: string | null;
             clientSecret?: string | null;
-            encryptAssertions: boolean;
+            /** @default false */
+            encryptAssertions?: boolean;
             groupsAttribute?: string | null;
             issuer: string;
-            /** @enum {unknown} */
-            kind: "oidc" | "saml";
+            /**
+             * @default oidc
+             * @enum {unknown}
+             */
+            kind?: "oidc" | "saml";
             name: string;
             oidcClientId?: string | null;
             roleMap: string;
-            signRequests: boolean;
+            /** @default false */
+            signRequests?: boolean;
             sloUrl?: string | null;
             ssoUrl?: string | null;
             /** @description isoInstant */
@@ -24447,13 +24646,18 @@ export interface components {
             boardId?: number | null;
             controllerId: number;
             doorId?: number | null;
-            /** @enum {unknown} */
-            kind: "door-contact" | "exit-button" | "sensor" | "tamper";
+            /**
+             * @default door-contact
+             * @enum {unknown}
+             */
+            kind?: "door-contact" | "exit-button" | "sensor" | "tamper";
             location?: string | null;
             name: string;
-            normallyClosed: boolean;
+            /** @default true */
+            normallyClosed?: boolean;
             point?: number | null;
-            supervised: boolean;
+            /** @default false */
+            supervised?: boolean;
             /** @description isoInstant */
             updatedAt?: unknown;
         };
@@ -24473,8 +24677,11 @@ export interface components {
         InterfaceInput: {
             busAddress: number;
             controllerId: number;
-            /** @enum {unknown} */
-            kind: "reader" | "io" | "elevator";
+            /**
+             * @default reader
+             * @enum {unknown}
+             */
+            kind?: "reader" | "io" | "elevator";
             location?: string | null;
             name: string;
             serialNumber?: string | null;
@@ -24493,10 +24700,14 @@ export interface components {
             updatedAt: string;
         };
         InterfaceSettingsInput: {
-            offlineAfterS: number;
-            pollMs: number;
-            supervised: boolean;
-            tamperAlarm: boolean;
+            /** @default 10 */
+            offlineAfterS?: number;
+            /** @default 200 */
+            pollMs?: number;
+            /** @default true */
+            supervised?: boolean;
+            /** @default true */
+            tamperAlarm?: boolean;
             /** @description isoInstant */
             updatedAt?: unknown;
         };
@@ -24511,7 +24722,8 @@ export interface components {
         };
         InterlockingGroupInput: {
             description?: string | null;
-            doorIds: number[];
+            /** @default [] */
+            doorIds?: number[];
             name: string;
             /** @description isoInstant */
             updatedAt?: unknown;
@@ -24547,12 +24759,14 @@ export interface components {
             updatedAt: string;
         };
         LeaveCategoryInput: {
-            active: boolean;
+            /** @default true */
+            active?: boolean;
             code: string;
             daysPerYear?: number | null;
             description?: string | null;
             name: string;
-            paid: boolean;
+            /** @default true */
+            paid?: boolean;
             /** @description isoInstant */
             updatedAt?: unknown;
         };
@@ -24609,10 +24823,14 @@ export interface components {
             updatedAt: string;
         };
         LogicalBlockInput: {
-            /** @enum {unknown} */
-            action: "pulse-output" | "unlock-door" | "lock-door" | "momentary-unlock" | "raise-alarm";
+            /**
+             * @default pulse-output
+             * @enum {unknown}
+             */
+            action?: "pulse-output" | "unlock-door" | "lock-door" | "momentary-unlock" | "raise-alarm";
             actionDoorId?: number | null;
-            active: boolean;
+            /** @default true */
+            active?: boolean;
             alarmText?: string | null;
             description?: string | null;
             doorId?: number | null;
@@ -24620,8 +24838,11 @@ export interface components {
             name: string;
             outputId?: number | null;
             scheduleId?: number | null;
-            /** @enum {unknown} */
-            trigger: "input.active" | "intrusion" | "door.forced" | "door.held" | "door.unlocked" | "door.locked" | "access.granted" | "access.denied";
+            /**
+             * @default input.active
+             * @enum {unknown}
+             */
+            trigger?: "input.active" | "intrusion" | "door.forced" | "door.held" | "door.unlocked" | "door.locked" | "access.granted" | "access.denied";
             /** @description isoInstant */
             updatedAt?: unknown;
         };
@@ -24652,12 +24873,14 @@ export interface components {
         };
         OperatorGroupInput: {
             description?: string | null;
-            grants: {
+            /** @default [] */
+            grants?: {
                 divisionId?: number | null;
                 id?: number;
                 roleId: number;
             }[];
-            members: number[];
+            /** @default [] */
+            members?: number[];
             name: string;
             /** @description isoInstant */
             updatedAt?: unknown;
@@ -24684,13 +24907,18 @@ export interface components {
             boardId?: number | null;
             controllerId: number;
             doorId?: number | null;
-            failSafe: boolean;
-            /** @enum {unknown} */
-            kind: "strike" | "sounder" | "light" | "relay";
+            /** @default false */
+            failSafe?: boolean;
+            /**
+             * @default strike
+             * @enum {unknown}
+             */
+            kind?: "strike" | "sounder" | "light" | "relay";
             location?: string | null;
             name: string;
             point?: number | null;
-            pulseSeconds: number;
+            /** @default 5 */
+            pulseSeconds?: number;
             /** @description isoInstant */
             updatedAt?: unknown;
         };
@@ -24708,14 +24936,18 @@ export interface components {
             updatedAt: string;
         };
         OverrideInput: {
-            doorIds: number[];
+            /** @default [] */
+            doorIds?: number[];
             /**
              * Format: date-time
              * @description dateTimeInstant
              */
             endsAt: string;
-            /** @enum {unknown} */
-            mode: "unlocked" | "locked" | "card-pin" | "card";
+            /**
+             * @default unlocked
+             * @enum {unknown}
+             */
+            mode?: "unlocked" | "locked" | "card-pin" | "card";
             name: string;
             reason?: string | null;
             /**
@@ -24809,40 +25041,65 @@ export interface components {
             weekday: string;
         };
         ScheduledReportJobInput: {
-            enabled: boolean;
-            /** @enum {unknown} */
-            format: "csv" | "xlsx";
-            /** @enum {unknown} */
-            frequency: "daily" | "weekly" | "monthly";
-            hour: number;
-            keepDays: number;
-            keepRuns: number;
-            monthDay: number;
+            /** @default true */
+            enabled?: boolean;
+            /**
+             * @default csv
+             * @enum {unknown}
+             */
+            format?: "csv" | "xlsx";
+            /**
+             * @default daily
+             * @enum {unknown}
+             */
+            frequency?: "daily" | "weekly" | "monthly";
+            /** @default 6 */
+            hour?: number;
+            /** @default 30 */
+            keepDays?: number;
+            /** @default 10 */
+            keepRuns?: number;
+            /** @default 1 */
+            monthDay?: number;
             name: string;
             recipients?: string | null;
-            /** @enum {unknown} */
-            report: "events" | "activity" | "identities" | "shift-handover" | "daily-attendance" | "attendance-summary";
+            /**
+             * @default events
+             * @enum {unknown}
+             */
+            report?: "events" | "activity" | "identities" | "shift-handover" | "daily-attendance" | "attendance-summary";
             /** @description isoInstant */
             updatedAt?: unknown;
             webHookId?: number | null;
-            /** @enum {unknown} */
-            weekday: "0" | "1" | "2" | "3" | "4" | "5" | "6";
+            /**
+             * @default 1
+             * @enum {unknown}
+             */
+            weekday?: "0" | "1" | "2" | "3" | "4" | "5" | "6";
         };
         ScheduleInput: {
             description?: string | null;
             name: string;
-            specialWindows: {
+            /** @default [] */
+            specialWindows?: {
                 end: string;
                 id?: number;
-                /** @enum {unknown} */
-                kind: "holiday" | "half-day" | "closure";
+                /**
+                 * @default holiday
+                 * @enum {unknown}
+                 */
+                kind?: "holiday" | "half-day" | "closure";
                 start: string;
             }[];
             /** @description isoInstant */
             updatedAt?: unknown;
-            windows: {
-                /** @enum {unknown} */
-                day: "0" | "1" | "2" | "3" | "4" | "5" | "6";
+            /** @default [] */
+            windows?: {
+                /**
+                 * @default 1
+                 * @enum {unknown}
+                 */
+                day?: "0" | "1" | "2" | "3" | "4" | "5" | "6";
                 end: string;
                 id?: number;
                 start: string;
@@ -24862,11 +25119,15 @@ export interface components {
             updatedAt: string;
         };
         ServiceAccountInput: {
-            active: boolean;
+            /** @default true */
+            active?: boolean;
             description?: string | null;
             name: string;
-            /** @enum {unknown} */
-            role: "integration" | "device-ingest" | "auditor" | "administrator";
+            /**
+             * @default integration
+             * @enum {unknown}
+             */
+            role?: "integration" | "device-ingest" | "auditor" | "administrator";
             /** @description isoInstant */
             updatedAt?: unknown;
         };
@@ -24898,12 +25159,16 @@ export interface components {
              * @description calendarDate
              */
             date: string;
-            /** @enum {unknown} */
-            kind: "holiday" | "half-day" | "closure";
+            /**
+             * @default holiday
+             * @enum {unknown}
+             */
+            kind?: "holiday" | "half-day" | "closure";
             name: string;
             /** @description isoInstant */
             updatedAt?: unknown;
-            yearly: boolean;
+            /** @default false */
+            yearly?: boolean;
         };
         Team: {
             active: boolean;
@@ -24919,10 +25184,13 @@ export interface components {
             workScheduleName?: string | null;
         };
         TeamInput: {
-            active: boolean;
+            /** @default true */
+            active?: boolean;
             description?: string | null;
-            managers: number[];
-            members: number[];
+            /** @default [] */
+            managers?: number[];
+            /** @default [] */
+            members?: number[];
             name: string;
             /** @description isoInstant */
             updatedAt?: unknown;
@@ -24941,11 +25209,16 @@ export interface components {
         };
         ThreatLevelInput: {
             description?: string | null;
-            exemptGroupIds: number[];
-            /** @enum {unknown} */
-            mode: "card" | "card-pin" | "locked";
+            /** @default [] */
+            exemptGroupIds?: number[];
+            /**
+             * @default card
+             * @enum {unknown}
+             */
+            mode?: "card" | "card-pin" | "locked";
             name: string;
-            rank: number;
+            /** @default 1 */
+            rank?: number;
             /** @description isoInstant */
             updatedAt?: unknown;
         };
@@ -25000,13 +25273,17 @@ export interface components {
         };
         UserDefinedFieldInput: {
             key: string;
-            /** @enum {unknown} */
-            kind: "text" | "number" | "date" | "choice";
+            /**
+             * @default text
+             * @enum {unknown}
+             */
+            kind?: "text" | "number" | "date" | "choice";
             label: string;
             maxLength?: number | null;
             options?: string | null;
             position?: number | null;
-            required: boolean;
+            /** @default false */
+            required?: boolean;
             /** @description isoInstant */
             updatedAt?: unknown;
         };
@@ -25049,12 +25326,18 @@ export interface components {
             updatedAt: string;
         };
         VisitorCredentialInput: {
-            /** @enum {unknown} */
-            kind: "card" | "qr";
+            /**
+             * @default card
+             * @enum {unknown}
+             */
+            kind?: "card" | "qr";
             note?: string | null;
             number: string;
-            /** @enum {unknown} */
-            state: "available" | "issued" | "lost" | "retired";
+            /**
+             * @default available
+             * @enum {unknown}
+             */
+            state?: "available" | "issued" | "lost" | "retired";
             /** @description isoInstant */
             updatedAt?: unknown;
         };
@@ -25073,8 +25356,11 @@ export interface components {
             phone?: string | null;
             /** @description imageDataUrl */
             photo?: string | null;
-            /** @enum {unknown} */
-            purpose: "meeting" | "delivery" | "contractor" | "interview" | "other";
+            /**
+             * @default meeting
+             * @enum {unknown}
+             */
+            purpose?: "meeting" | "delivery" | "contractor" | "interview" | "other";
             /** @description isoInstant */
             updatedAt?: unknown;
             /**
@@ -25094,10 +25380,14 @@ export interface components {
             updatedAt: string;
         };
         VisitorPropertiesInput: {
-            daysAhead: number;
-            requireHostIdentity: boolean;
-            requireIdNumber: boolean;
-            requirePhoto: boolean;
+            /** @default 366 */
+            daysAhead?: number;
+            /** @default false */
+            requireHostIdentity?: boolean;
+            /** @default false */
+            requireIdNumber?: boolean;
+            /** @default false */
+            requirePhoto?: boolean;
             /** @description isoInstant */
             updatedAt?: unknown;
         };
@@ -25115,7 +25405,8 @@ export interface components {
             updatedAt: string;
         };
         VisitorTenantInput: {
-            active: boolean;
+            /** @default true */
+            active?: boolean;
             /**
              * Format: email
              * @description emailAddress
@@ -25167,8 +25458,11 @@ export interface components {
             lastName: string;
             note?: string | null;
             phone?: string | null;
-            /** @enum {unknown} */
-            purpose: "meeting" | "delivery" | "contractor" | "interview" | "other";
+            /**
+             * @default meeting
+             * @enum {unknown}
+             */
+            purpose?: "meeting" | "delivery" | "contractor" | "interview" | "other";
             /** @description isoInstant */
             updatedAt?: unknown;
             /**
@@ -25191,12 +25485,16 @@ export interface components {
             updatedAt: string;
         };
         VisitTypeInput: {
-            active: boolean;
-            defaultMinutes: number;
+            /** @default true */
+            active?: boolean;
+            /** @default 60 */
+            defaultMinutes?: number;
             description?: string | null;
             name: string;
-            needsApproval: boolean;
-            needsEscort: boolean;
+            /** @default false */
+            needsApproval?: boolean;
+            /** @default false */
+            needsEscort?: boolean;
             /** @description isoInstant */
             updatedAt?: unknown;
         };
@@ -25222,8 +25520,11 @@ export interface components {
             dateOfBirth?: string | null;
             documentNumber?: string | null;
             fullName: string;
-            /** @enum {unknown} */
-            kind: "deny" | "watch";
+            /**
+             * @default deny
+             * @enum {unknown}
+             */
+            kind?: "deny" | "watch";
             /** @description imageDataUrl */
             photo?: string | null;
             reason: string;
@@ -25257,19 +25558,31 @@ export interface components {
             url: string;
         };
         WebHookInput: {
-            accessDenied: boolean;
-            accessGranted: boolean;
-            active: boolean;
-            alarmAcknowledged: boolean;
-            alarmEscalated: boolean;
-            alarmProcessed: boolean;
-            alarmRaised: boolean;
-            auditHead: boolean;
+            /** @default false */
+            accessDenied?: boolean;
+            /** @default false */
+            accessGranted?: boolean;
+            /** @default true */
+            active?: boolean;
+            /** @default false */
+            alarmAcknowledged?: boolean;
+            /** @default false */
+            alarmEscalated?: boolean;
+            /** @default false */
+            alarmProcessed?: boolean;
+            /** @default false */
+            alarmRaised?: boolean;
+            /** @default false */
+            auditHead?: boolean;
             description?: string | null;
-            doorState: boolean;
-            identityChanged: boolean;
-            leaveDecided: boolean;
-            leaveRequested: boolean;
+            /** @default false */
+            doorState?: boolean;
+            /** @default false */
+            identityChanged?: boolean;
+            /** @default false */
+            leaveDecided?: boolean;
+            /** @default false */
+            leaveRequested?: boolean;
             name: string;
             secret?: string;
             /** @description isoInstant */
@@ -25294,14 +25607,21 @@ export interface components {
             updatedAt: string;
         };
         WorkScheduleInput: {
-            active: boolean;
-            breakMinutes: number;
+            /** @default true */
+            active?: boolean;
+            /** @default 60 */
+            breakMinutes?: number;
             description?: string | null;
-            graceMinutes: number;
+            /** @default 5 */
+            graceMinutes?: number;
             name: string;
-            shifts: {
-                /** @enum {unknown} */
-                day: "0" | "1" | "2" | "3" | "4" | "5" | "6";
+            /** @default [] */
+            shifts?: {
+                /**
+                 * @default 1
+                 * @enum {unknown}
+                 */
+                day?: "0" | "1" | "2" | "3" | "4" | "5" | "6";
                 end: string;
                 id?: number;
                 start: string;

@@ -40,8 +40,20 @@ const accepts = (s: AnyStruct, value: unknown) => {
   }
 };
 
-/** Whether an object's property may be left out (superstruct's `optional`: the struct takes undefined). */
-export const isOptional = (s: AnyStruct) => accepts(s, undefined);
+/** What a defaulted struct (superstruct's `defaulted`, a coercion the routes apply) makes of a property left out. */
+function defaultOf(s: AnyStruct): { value: unknown } | undefined {
+  if (accepts(s, undefined)) return undefined;
+  try {
+    const [err, value] = s.validate(undefined, { coerce: true });
+    return err === undefined && value !== undefined ? { value } : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** Whether an object's property may be left out: superstruct's `optional` (the struct takes undefined) or `defaulted`
+ *  (the routes coerce, so a body without it gets its default: the generated client must not demand it). */
+export const isOptional = (s: AnyStruct) => accepts(s, undefined) || defaultOf(s) !== undefined;
 
 function withNull(schema: JsonSchema, s: AnyStruct): JsonSchema {
   if (!accepts(s, null) || schema.type === 'null') return schema;
@@ -53,7 +65,8 @@ function objectSchema(shape: Record<string, AnyStruct>, additional: boolean): Js
   const properties: Record<string, JsonSchema> = {};
   const required: string[] = [];
   for (const [k, v] of Object.entries(shape)) {
-    properties[k] = toJsonSchema(v);
+    const fallback = defaultOf(v);
+    properties[k] = fallback ? { ...toJsonSchema(v), default: fallback.value } : toJsonSchema(v);
     if (!isOptional(v)) required.push(k);
   }
   return { type: 'object', properties, ...(required.length ? { required } : {}), ...(additional ? {} : { additionalProperties: false }) };

@@ -218,6 +218,30 @@ describe('the API description', () => {
     expect(Object.keys(toJsonSchema(ListQuery).properties as object)).toContain('size');
   });
 
+  it('leaves a field with a default out of the bodies it requires, with its default, as the routes take it', async () => {
+    let defaulted = 0;
+    for (const d of CATALOGUE) {
+      const add = doc.paths[pathOf(apiPaths(d).list)]?.post;
+      if (!add?.requestBody || DECLARED[`POST ${apiPaths(d).list}`]) continue;
+      const body = schemaOf(add.requestBody.content['application/json'].schema);
+      for (const [k, f] of Object.entries(d.fields as Record<string, { default?: unknown; readOnly?: boolean; virtual?: boolean }>)) {
+        if (f.default === undefined || f.readOnly || f.virtual) continue;
+        expect(body.required ?? [], `${d.name}.${k}`).not.toContain(k);
+        expect(body.properties[k].default, `${d.name}.${k}`).toEqual(f.default);
+        defaulted++;
+      }
+    }
+    expect(defaulted).toBeGreaterThan(10);
+    // and the real route takes an output without its fail-safe and pulse time (the integrators' client demanded both)
+    const token = await s.loginTo('admin', 'HARBOUR');
+    const path = (name: string) => apiPaths(CATALOGUE.find((d) => d.name === name)!).list;
+    const controllers = await s.call('GET', `${path('controllers')}?size=1`, { token });
+    const controllerId = (controllers.body as { items: Array<{ id: number }> }).items[0].id;
+    const made = await s.call('POST', path('outputs'), { token, body: { name: 'Defaulted strike', kind: 'strike', controllerId } });
+    expect(made.status, JSON.stringify(made.body)).toBe(201);
+    expect(made.body).toMatchObject({ failSafe: false, pulseSeconds: 5 });
+  });
+
   it('is open to read, with a reference page; the API it describes is not', async () => {
     expect((await s.call('GET', `${OPENAPI_DOCS}/`)).status).toBe(200);
     expect((await s.call('GET', API.identities)).status).toBe(401);
