@@ -237,3 +237,57 @@ describe('a door wired to an OSDP reader’s relay and inputs', () => {
     expect(since()[released + 1]).toEqual(ON);
   });
 });
+
+// An I/O board at OSDP's highest address (issue 47): OSDP numbers a line's devices 0-126 (0x7F is the broadcast
+// address), so an interface's bus address may be any of them; another door's contact is wired to a second PD of ours
+// on the same line at 126, with no card reader there.
+describe('an I/O board at OSDP address 126', () => {
+  const IO = 126;
+  let io: Reader;
+  let ioBoard: number;
+  let other: { door: number; contact: number; name: string };
+  const board = (busAddress: number, name = `Board at ${busAddress}`) =>
+    s.call('POST', interfacesResource.api, { token: admin, body: { name, kind: 'io', controllerId: controller, busAddress } });
+
+  beforeAll(async () => {
+    const { rows } = await s.db.query<{ door: number; contact: number; name: string }>(
+      `select d.id as door, i.id as contact, d.name from doors d join inputs i on i.door_id = d.id and i.controller_id = $2 and i.kind = 'door-contact'
+        where d.client_id = $1 and d.id <> $3 and d.mode = 'card' order by d.id limit 1`,
+      [northwind, controller, door],
+    );
+    other = { door: Number(rows[0].door), contact: Number(rows[0].contact), name: rows[0].name };
+    io = new Reader(pty.b, { address: IO, inputs: [1, 0, 0, 0], outputs: 2 });
+  });
+  afterAll(() => io?.close());
+
+  it('an interface’s bus address is OSDP’s 0-126: 126 is taken, 127 (broadcast) and -1 are refused naming the field', async () => {
+    for (const bad of [127, -1]) {
+      const r = await board(bad);
+      expect(r.status, `bus address ${bad}`).toBe(400);
+      expect(r.body.violations).toEqual([expect.objectContaining({ field: 'busAddress' })]);
+    }
+    const made = await board(IO, 'Store I/O board');
+    expect(made.status, JSON.stringify(made.body)).toBe(201);
+    expect(made.body.busAddress).toBe(IO);
+    ioBoard = Number(made.body.id);
+    // and the table holds it so whatever writes it (migration 198)
+    await expect(s.db.query('update interfaces set bus_address = 127 where id = $1', [ioBoard])).rejects.toThrow(/interfaces_bus_address_osdp/);
+  });
+
+  it('a door contact wired to the board at 126 is read: opened while locked, Door forced open on the server', async () => {
+    ok(await put(inputsResource, other.contact, { normallyClosed: true, supervised: false, boardId: ioBoard, point: 0 }));
+    await until('the board at 126 polled and its inputs read', () => io.seen.commands.includes(Command.ISTAT), 30_000);
+    const before = Number((await s.db.query<{ id: number }>('select coalesce(max(id), 0) as id from events')).rows[0].id);
+    io.setInput(0, 0);
+    const forced = await until('Door forced open on the server', async () => {
+      const { rows } = await s.db.query<{ message: string }>(
+        `select message from events where client_id = $1 and event_code = $2 and event_point_id = $3 and id > $4`,
+        [northwind, EVENT_CODES.doorForcedOpen, `door-${other.door}`, before],
+      );
+      return rows[0];
+    });
+    expect(forced.message).toContain(other.name);
+    io.setInput(0, 1);
+    await until('Door closed', () => edge.journal.all().some((e) => e.eventCode === EVENT_CODES.doorClosed && e.sourceId === `door-${other.door}`));
+  });
+});

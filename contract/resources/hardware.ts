@@ -274,7 +274,8 @@ export const interfacesResource = defineResource({
     kind: choice(INTERFACE_KINDS, { label: 'Type', required: true, default: 'reader', filter: true, sort: true }),
     controllerId: ref('controllers', { label: 'Controller', required: true, filter: true }),
     controllerName: text({ label: 'Controller', max: 100, virtual: true, readOnly: true, from: 'controllerId', sort: true }),
-    busAddress: number({ label: 'Bus address', min: 0, max: 31, required: true, sort: true, help: '0–31 on the controller’s bus' }),
+    // OSDP's addresses: 0–126 (0x7F is the broadcast address, never a board's); migration 198 holds the table to it too
+    busAddress: number({ label: 'Bus address', min: 0, max: 126, required: true, sort: true, help: '0–126 on the controller’s OSDP bus' }),
     serialNumber: text({ label: 'Serial number', max: 40, search: true, pattern: /^[A-Z0-9-]+$/, upper: true, help: 'Capitals, digits and dashes' }),
     location: text({ max: 200, search: true, placeholder: 'Riser cupboard, level 2', help: 'Where it is mounted, for whoever services it' }),
   },

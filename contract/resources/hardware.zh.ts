@@ -97,7 +97,7 @@ export default {
   'resource.interfaces.field.controllerId': '控制器',
   'resource.interfaces.field.controllerName': '控制器',
   'resource.interfaces.field.busAddress': '总线地址',
-  'resource.interfaces.help.busAddress': '控制器总线上的 0–31',
+  'resource.interfaces.help.busAddress': '控制器 OSDP 总线上的 0–126',
   'resource.interfaces.field.serialNumber': '序列号',
   'resource.interfaces.help.serialNumber': '大写字母、数字和连字符',
   'resource.interfaces.field.location': '位置',
