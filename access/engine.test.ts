@@ -5,7 +5,7 @@ import { createHmac } from 'node:crypto';
 import fc from 'fast-check';
 import { formatInTimeZone } from 'date-fns-tz';
 import { describe, expect, it } from 'vitest';
-import { DECISION_LABELS, DECISION_REASONS } from '../contract/decision';
+import { DECISION_LABELS, DECISION_REASONS, type DecisionStep } from '../contract/decision';
 import { STANDARD_FORMATS, decode, decodeWith, encode, formatViolations, type CardFormat } from '../contract/cardFormat';
 import { localTime, minuteOf } from './clock';
 import {
@@ -31,6 +31,8 @@ import { SpecialCalendar, scheduleOpen, scheduleViolations, type Schedule, type 
 const ZONES = ['Asia/Kuala_Lumpur', 'America/New_York', 'Europe/London', 'Australia/Adelaide', 'Asia/Kolkata', 'America/St_Johns', 'Pacific/Chatham'];
 const hhmm = (m: number) => `${String(Math.floor(m / 60)).padStart(2, '0')}:${String(m % 60).padStart(2, '0')}`;
 const at = (iso: string) => Date.parse(iso);
+/** A step's words (its key and values are read where they are said: src/i18n/i18n.test.ts) */
+const words = (s: DecisionStep | undefined) => s && { check: s.check, ok: s.ok, detail: s.detail };
 
 // an independent oracle for the local clock
 function oracle(instant: number, zone: string) {
@@ -554,9 +556,9 @@ describe('the decision explained', () => {
     expect(byRaw.steps.slice(1, 5).map((s) => s.detail)).toEqual(['credential 4242 is active', 'Nurul is active', 'Door 1: card only', 'Staff']);
     const byQr = decide(index, EMPTY_STATE, qr(qrWindow(MONDAY_10, 30)));
     expect(byQr).toMatchObject({ granted: true, identityId: 100 });
-    expect(byQr.steps[0]).toEqual({ check: 'qr', ok: true, detail: 'current QR code of Door 1' });
+    expect(words(byQr.steps[0])).toEqual({ check: 'qr', ok: true, detail: 'current QR code of Door 1' });
     const withPin = decide(index, EMPTY_STATE, card('4242', { doorId: 3, pin: '1234' }));
-    expect(withPin.steps.slice(2, 4)).toEqual([
+    expect(withPin.steps.slice(2, 4).map(words)).toEqual([
       { check: 'pin', ok: true, detail: 'PIN matches' },
       { check: 'door-mode', ok: true, detail: 'Door 3: card and PIN' },
     ]);
@@ -584,7 +586,11 @@ describe('the decision explained', () => {
     const locked = held('locked');
     const denied = decide(locked.index, EMPTY_STATE, card('8888'));
     expect(denied).toMatchObject({ granted: false, reason: 'door-locked-down' });
-    expect(denied.steps.at(-1)).toEqual({ check: 'door-mode', ok: false, detail: `Door 1 is held locked by the override Override 7 until ${locked.until}` });
+    expect(words(denied.steps.at(-1))).toEqual({
+      check: 'door-mode',
+      ok: false,
+      detail: `Door 1 is held locked by the override Override 7 until ${locked.until}`,
+    });
     expect(decide(locked.index, EMPTY_STATE, card('8888', { at: T + HOUR })).granted).toBe(true);
     const unlocked = held('unlocked');
     const open = decide(unlocked.index, EMPTY_STATE, card('4242'));
@@ -608,12 +614,12 @@ describe('the decision explained', () => {
     expect(threatAt(d, T + HOUR)).toBeNull();
     expect(threatAt(door(1, { threat: threat(null) }), T + 1000 * HOUR)?.name).toBe('Red');
     const { index } = site({ doors: [d] });
-    expect(decide(index, EMPTY_STATE, card('4242')).steps.at(-1)).toEqual({
+    expect(words(decide(index, EMPTY_STATE, card('4242')).steps.at(-1))).toEqual({
       check: 'door-mode',
       ok: false,
       detail: 'Door 1 is held locked by threat level Red',
     });
-    expect(decide(index, EMPTY_STATE, card('8888')).steps.find((s) => s.check === 'door-mode')).toEqual({
+    expect(words(decide(index, EMPTY_STATE, card('8888')).steps.find((s) => s.check === 'door-mode'))).toEqual({
       check: 'door-mode',
       ok: true,
       detail: 'Guard passes at threat level Red (a member of an exempt group)',
@@ -635,7 +641,11 @@ describe('the decision explained', () => {
     expect(inside.presence.get(100)).toEqual({ zoneId: 1, at: MONDAY_10 });
     expect(EMPTY_STATE.presence.size).toBe(0);
     const again = decide(index, inside, card('4242', { at: MONDAY_10 + 1000 }));
-    expect(again.steps.at(-1)).toEqual({ check: 'anti-passback', ok: false, detail: `Nurul is already in Lab (since ${new Date(MONDAY_10).toISOString()})` });
+    expect(words(again.steps.at(-1))).toEqual({
+      check: 'anti-passback',
+      ok: false,
+      detail: `Nurul is already in Lab (since ${new Date(MONDAY_10).toISOString()})`,
+    });
     expect(forgive(inside, 999)).toBe(inside);
     expect(forgive(inside, 100).presence.has(100)).toBe(false);
     expect(inside.presence.has(100)).toBe(true);
@@ -706,7 +716,7 @@ describe('the decision at its edges', () => {
     const orphan: CredentialFact = { id: 16, identityId: 999, number: '1111', facilityCode: null, status: 'active', validFrom: null, validTo: null };
     const d = decide({ ...index, credentials: new Map([...index.credentials, ['1111', orphan]]) }, EMPTY_STATE, card('1111'));
     expect(d).toMatchObject({ granted: false, reason: 'identity-inactive', identityId: 999, credentialId: 16 });
-    expect(d.steps.at(-1)).toEqual({ check: 'identity', ok: false, detail: 'the identity no longer exists' });
+    expect(words(d.steps.at(-1))).toEqual({ check: 'identity', ok: false, detail: 'the identity no longer exists' });
   });
 
   it('a reader skips a format no longer configured and reads the card by the others; a format without facility says so', () => {
@@ -715,7 +725,7 @@ describe('the decision at its edges', () => {
     const reader = { ...index, doors: new Map([[1, door(1, { formatIds: [99, 40] })]]), formats: new Map([[40, cardOnly]]) };
     const d = decide(reader, EMPTY_STATE, card('', { presented: { kind: 'raw', bits: encode(cardOnly, null, 8888) } }));
     expect(d).toMatchObject({ granted: true, identityId: 104 });
-    expect(d.steps[0]).toEqual({ check: 'card-format', ok: true, detail: 'Card 16: facility —, card 8888' });
+    expect(words(d.steps[0])).toEqual({ check: 'card-format', ok: true, detail: 'Card 16: facility —, card 8888' });
   });
 
   it('a door without QR codes, and a code with anything before or after it, are refused as not Gatehouse codes', () => {
@@ -723,9 +733,9 @@ describe('the decision at its edges', () => {
     const code = qrCode('door-secret', '4242', qrWindow(MONDAY_10, 30));
     const noQr = { ...index, doors: new Map([[1, door(1, { qrSecret: null })]]) };
     const qr = (c: string) => card('', { presented: { kind: 'qr', code: c } });
-    expect(decide(noQr, EMPTY_STATE, qr(code)).steps.at(-1)).toEqual({ check: 'qr', ok: false, detail: 'this door has no QR codes' });
+    expect(words(decide(noQr, EMPTY_STATE, qr(code)).steps.at(-1))).toEqual({ check: 'qr', ok: false, detail: 'this door has no QR codes' });
     for (const c of [`x${code}`, `${code}x`, code.replace('GHQ.', 'GHQ..'), code.slice(0, -1)])
-      expect([c, decide(index, EMPTY_STATE, qr(c)).steps.at(-1)]).toEqual([c, { check: 'qr', ok: false, detail: 'not a Gatehouse QR code' }]);
+      expect([c, words(decide(index, EMPTY_STATE, qr(c)).steps.at(-1))]).toEqual([c, { check: 'qr', ok: false, detail: 'not a Gatehouse QR code' }]);
     expect(decide(index, EMPTY_STATE, qr(code)).granted).toBe(true);
   });
 
@@ -786,7 +796,11 @@ describe('the decision at its edges', () => {
     const pinned = at1(door(1, { threat: threat('card-pin'), overrides: [unlock] }));
     expect(decide(pinned, EMPTY_STATE, card('4242')).reason).toBe('pin-required');
     const withPin = decide(pinned, EMPTY_STATE, card('4242', { pin: '1234' }));
-    expect(withPin.steps.find((s) => s.check === 'door-mode')).toEqual({ check: 'door-mode', ok: true, detail: 'Door 1: card and PIN (threat level Amber)' });
+    expect(words(withPin.steps.find((s) => s.check === 'door-mode'))).toEqual({
+      check: 'door-mode',
+      ok: true,
+      detail: 'Door 1: card and PIN (threat level Amber)',
+    });
     const exempt = decide(pinned, EMPTY_STATE, card('8888'));
     expect(exempt.granted).toBe(true);
     expect(exempt.steps.filter((s) => s.check === 'door-mode').map((s) => s.detail)).toEqual([
@@ -819,7 +833,7 @@ describe('the decision at its edges', () => {
     const plant = site({ zones, doors: [gate({})] }).index;
     const out = card('4242', { side: 'exit' });
     const first = decide(plant, EMPTY_STATE, out);
-    expect(first.steps.find((s) => s.check === 'anti-passback')).toEqual({ check: 'anti-passback', ok: true, detail: 'no repeat' });
+    expect(words(first.steps.find((s) => s.check === 'anti-passback'))).toEqual({ check: 'anti-passback', ok: true, detail: 'no repeat' });
     const outside = afterGrant(EMPTY_STATE, plant, out, first);
     expect(outside.presence.get(100)).toEqual({ zoneId: null, at: MONDAY_10 });
     const again = decide(plant, outside, card('4242', { side: 'exit', at: MONDAY_10 + 1000 }));
@@ -843,7 +857,7 @@ describe('the decision at its edges', () => {
     const gate: DoorFact = { id: 1, name: 'Gate', mode: 'card', formatIds: [], entryZoneId: 1, exitZoneId: null, interlockIds: [], qrSecret: null };
     const inside: ZoneState = { ...EMPTY_STATE, presence: new Map([[100, { zoneId: 1, at: MONDAY_10 }]]) };
     const hard = site({ zones: zone('hard', 30), doors: [gate] }).index;
-    expect(decide(hard, inside, card('4242', { at: MONDAY_10 + 30 * 60_000 })).steps.find((s) => s.check === 'anti-passback')).toEqual({
+    expect(words(decide(hard, inside, card('4242', { at: MONDAY_10 + 30 * 60_000 })).steps.find((s) => s.check === 'anti-passback'))).toEqual({
       check: 'anti-passback',
       ok: true,
       detail: 'repeat forgiven after 30 min',
@@ -851,7 +865,7 @@ describe('the decision at its edges', () => {
     const soft = site({ zones: zone('soft', 0), doors: [gate] }).index;
     const d = decide(soft, inside, card('4242', { at: MONDAY_10 + 1000 }));
     expect(d).toMatchObject({ granted: true, alarm: 'anti-passback' });
-    expect(d.steps.at(-1)).toEqual({
+    expect(words(d.steps.at(-1))).toEqual({
       check: 'anti-passback',
       ok: true,
       detail: `Nurul is already in Plant (since ${new Date(MONDAY_10).toISOString()}): soft anti-passback lets through and raises an alarm`,
@@ -872,10 +886,10 @@ describe('the decision at its edges', () => {
     const interlocks = new Map([[1, { id: 1, name: 'Clean room', doorIds: [1, 2, 7] }]]);
     const { index } = site({ doors, interlocks });
     const busy = (open: number[]) => decide(index, { ...EMPTY_STATE, openDoors: new Set(open) }, card('4242')).steps.at(-1);
-    expect(busy([2])).toEqual({ check: 'interlock', ok: false, detail: 'Airlock 2 of Clean room is open' });
-    expect(busy([7])).toEqual({ check: 'interlock', ok: false, detail: 'door 7 of Clean room is open' }); // a door no longer configured
-    expect(busy([1])).toEqual({ check: 'interlock', ok: true, detail: 'every other door of the interlock is closed' });
-    expect(busy([])).toEqual({ check: 'interlock', ok: true, detail: 'every other door of the interlock is closed' });
+    expect(words(busy([2]))).toEqual({ check: 'interlock', ok: false, detail: 'Airlock 2 of Clean room is open' });
+    expect(words(busy([7]))).toEqual({ check: 'interlock', ok: false, detail: 'door 7 of Clean room is open' }); // a door no longer configured
+    expect(words(busy([1]))).toEqual({ check: 'interlock', ok: true, detail: 'every other door of the interlock is closed' });
+    expect(words(busy([]))).toEqual({ check: 'interlock', ok: true, detail: 'every other door of the interlock is closed' });
   });
 
   it('validity dates are inclusive: the first and the last day of a credential or a person still pass', () => {
@@ -919,7 +933,7 @@ describe('the decision at its edges', () => {
     const { index } = site();
     const w = qrWindow(MONDAY_10, 30);
     const padded = qrCode('door-secret', '4242', w).replace(`.${w}.`, `.00${w}.`);
-    expect(decide(index, EMPTY_STATE, card('', { presented: { kind: 'qr', code: padded } })).steps.at(-1)).toEqual({
+    expect(words(decide(index, EMPTY_STATE, card('', { presented: { kind: 'qr', code: padded } })).steps.at(-1))).toEqual({
       check: 'qr',
       ok: false,
       detail: 'the code was not made for this door',

@@ -4,7 +4,8 @@
 // locked down), and answers grant or deny with the one reason that decided it and the chain of checks.
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import { DECISION_LABELS, type Decision, type DecisionReason, type DecisionStep } from '../contract/decision';
-import { decode, type CardFormat } from '../contract/cardFormat';
+import { decode, type CardFormat, type DecodeResult } from '../contract/cardFormat';
+import { fill, sentenceValue, type Sentence } from '../contract/messages';
 import { localTime, type LocalTime } from './clock';
 import { SpecialCalendar, scheduleOpen, type Schedule, type SpecialDate } from './schedule';
 
@@ -147,20 +148,42 @@ function readQr(
   code: string,
   at: number,
   periodS: number,
-): { number: string } | { problem: 'qr-invalid' | 'qr-expired'; detail: string } {
+): { number: string } | { problem: 'qr-invalid' | 'qr-expired'; detail: Sentence } {
   const m = /^GHQ\.([^.]{1,64})\.(\d{1,15})\.([A-Za-z0-9_-]{16})$/.exec(code);
-  if (!m || !secret) return { problem: 'qr-invalid', detail: secret ? 'not a Gatehouse QR code' : 'this door has no QR codes' };
+  if (!m || !secret)
+    return {
+      problem: 'qr-invalid',
+      detail: secret ? fill('why.qrNotGatehouse', 'not a Gatehouse QR code', {}) : fill('why.qrNoneAtDoor', 'this door has no QR codes', {}),
+    };
   const [, number, w] = m;
   const expected = Buffer.from(qrCode(secret, number, Number(w)));
   const given = Buffer.from(code);
-  if (expected.length !== given.length || !timingSafeEqual(expected, given)) return { problem: 'qr-invalid', detail: 'the code was not made for this door' };
+  if (expected.length !== given.length || !timingSafeEqual(expected, given))
+    return { problem: 'qr-invalid', detail: fill('why.qrOtherDoor', 'the code was not made for this door', {}) };
   const current = qrWindow(at, periodS);
   if (Number(w) !== current)
-    return { problem: 'qr-expired', detail: `shown ${Math.max(0, current - Number(w)) * periodS} s ago or more; codes change every ${periodS} s` };
+    return {
+      problem: 'qr-expired',
+      detail: fill('why.qrExpired', 'shown {ago} s ago or more; codes change every {period} s', {
+        ago: Math.max(0, current - Number(w)) * periodS,
+        period: periodS,
+      }),
+    };
   return { number };
 }
 
 // ---------- the decision ----------
+/** Why no format of the reader decoded a card: each format's problem said by its key, the next ones inside it. */
+function undecoded(r: Extract<DecodeResult, { ok: false }>): Sentence {
+  const failures = r.failures ?? [];
+  if (!failures.length) return fill('why.noCardFormat', 'this reader accepts no card format', {});
+  return failures.reduceRight<Sentence | null>((more, x) => {
+    const values = { format: x.format, ...sentenceValue('problem', { message: x.problem, code: x.why.code, values: x.why.vars }) };
+    return more
+      ? fill('why.cardFormatFailedMore', '{format}: {problem}; {more}', { ...values, ...sentenceValue('more', more) })
+      : fill('why.cardFormatFailed', '{format}: {problem}', values);
+  }, null)!;
+}
 const inDates = (today: string, from: string | null, to: string | null): 'ok' | 'early' | 'late' =>
   from && today < from ? 'early' : to && today > to ? 'late' : 'ok';
 
@@ -170,16 +193,17 @@ export function decide(index: AccessIndex, state: ZoneState, req: SwipeRequest):
   let identityId: number | null = null;
   let credentialId: number | null = null;
   let groupIds: number[] = [];
-  const deny = (reason: DecisionReason, check: DecisionStep['check'], detail: string): Decision => {
-    steps.push({ check, ok: false, detail });
+  // every detail is a sentence with its key and values (issue 48): English for the logs and the API, the key for the console
+  const deny = (reason: DecisionReason, check: DecisionStep['check'], said: Sentence): Decision => {
+    steps.push({ check, ok: false, detail: said.message, code: said.code, values: said.values });
     return { granted: false, reason, identityId, credentialId, accessGroupIds: groupIds, alarm: null, steps };
   };
-  const pass = (check: DecisionStep['check'], detail: string) => {
-    steps.push({ check, ok: true, detail });
+  const pass = (check: DecisionStep['check'], said: Sentence) => {
+    steps.push({ check, ok: true, detail: said.message, code: said.code, values: said.values });
   };
 
   const door = index.doors.get(req.doorId);
-  if (!door) return deny('unknown-credential', 'credential', `door ${req.doorId} is not configured`);
+  if (!door) return deny('unknown-credential', 'credential', fill('why.doorNotConfigured', 'door {id} is not configured', { id: req.doorId }));
   const t: LocalTime = localTime(req.at, index.timeZone);
 
   // 1. what was presented → a credential number
@@ -189,14 +213,14 @@ export function decide(index: AccessIndex, state: ZoneState, req: SwipeRequest):
   if (p.kind === 'raw') {
     const formats = door.formatIds.map((id) => index.formats.get(id)).filter((f): f is CardFormat => !!f);
     const r = decode(formats, p.bits);
-    if (!r.ok) return deny('wrong-card-format', 'card-format', r.problem);
-    pass('card-format', `${r.format}: facility ${r.facility ?? '—'}, card ${r.card}`);
+    if (!r.ok) return deny('wrong-card-format', 'card-format', undecoded(r));
+    pass('card-format', fill('why.cardRead', '{format}: facility {facility}, card {card}', { format: r.format, facility: r.facility ?? '—', card: r.card }));
     number = String(r.card);
     facility = r.facility;
   } else if (p.kind === 'qr') {
     const r = readQr(door.qrSecret, p.code, req.at, index.qrPeriodS);
     if ('problem' in r) return deny(r.problem, 'qr', r.detail);
-    pass('qr', `current QR code of ${door.name}`);
+    pass('qr', fill('why.qrCurrent', 'current QR code of {door}', { door: door.name }));
     number = r.number;
   } else {
     number = p.number;
@@ -209,71 +233,107 @@ export function decide(index: AccessIndex, state: ZoneState, req: SwipeRequest):
     return deny(
       'unknown-credential',
       'credential',
-      cred ? `card ${number} is issued with facility ${cred.facilityCode}, not ${facility}` : `no credential numbered ${number}`,
+      cred
+        ? fill('why.cardOtherFacility', 'card {card} is issued with facility {facility}, not {given}', {
+            card: number,
+            facility: cred.facilityCode!,
+            given: facility!,
+          })
+        : fill('why.noCredential', 'no credential numbered {card}', { card: number }),
     );
   }
   credentialId = cred.id;
   identityId = cred.identityId;
-  if (cred.status !== 'active') return deny('credential-suspended', 'credential', `credential ${number} is ${cred.status}`);
+  if (cred.status !== 'active')
+    return deny('credential-suspended', 'credential', fill('why.credentialState', 'credential {card} is {state}', { card: number, state: cred.status }));
   const cd = inDates(t.date, cred.validFrom, cred.validTo);
-  if (cd === 'early') return deny('credential-not-yet-valid', 'credential', `credential ${number} is valid from ${cred.validFrom}`);
-  if (cd === 'late') return deny('credential-expired', 'credential', `credential ${number} was valid to ${cred.validTo}`);
-  pass('credential', `credential ${number} is active`);
+  if (cd === 'early')
+    return deny(
+      'credential-not-yet-valid',
+      'credential',
+      fill('why.credentialNotYet', 'credential {card} is valid from {from}', { card: number, from: cred.validFrom! }),
+    );
+  if (cd === 'late')
+    return deny('credential-expired', 'credential', fill('why.credentialExpired', 'credential {card} was valid to {to}', { card: number, to: cred.validTo! }));
+  pass('credential', fill('why.credentialActive', 'credential {card} is active', { card: number }));
 
   // 3. the identity
   const who = index.identities.get(cred.identityId);
-  if (!who || who.status !== 'active') return deny('identity-inactive', 'identity', who ? `${who.name} is ${who.status}` : 'the identity no longer exists');
+  if (!who || who.status !== 'active')
+    return deny(
+      'identity-inactive',
+      'identity',
+      who
+        ? fill('why.identityState', '{name} is {state}', { name: who.name, state: who.status })
+        : fill('why.identityGone', 'the identity no longer exists', {}),
+    );
   const id = inDates(t.date, who.validFrom, who.validTo);
-  if (id === 'early') return deny('identity-not-yet-valid', 'identity', `${who.name} is valid from ${who.validFrom}`);
-  if (id === 'late') return deny('identity-expired', 'identity', `${who.name} was valid to ${who.validTo}`);
-  pass('identity', `${who.name} is active`);
+  if (id === 'early')
+    return deny('identity-not-yet-valid', 'identity', fill('why.identityNotYet', '{name} is valid from {from}', { name: who.name, from: who.validFrom! }));
+  if (id === 'late') return deny('identity-expired', 'identity', fill('why.identityExpired', '{name} was valid to {to}', { name: who.name, to: who.validTo! }));
+  pass('identity', fill('why.identityActive', '{name} is active', { name: who.name }));
 
   // 4. the door's mode: a lockdown outranks everything, then an override in force, then the door's own mode
-  if (door.mode === 'locked-down' || state.lockedDown.has(door.id)) return deny('door-locked-down', 'door-mode', `${door.name} is locked down`);
+  if (door.mode === 'locked-down' || state.lockedDown.has(door.id))
+    return deny('door-locked-down', 'door-mode', fill('why.doorLockedDown', '{door} is locked down', { door: door.name }));
   // a threat level in force outranks overrides and the door's own mode, except for the members of its exempt groups
   const threat = threatAt(door, req.at);
   const exempt = !!threat && threat.exempt.length > 0 && (index.groupsOf.get(who.id) ?? []).some((g) => threat.exempt.includes(g));
   if (threat && threat.mode !== 'card') {
-    if (exempt) pass('door-mode', `${who.name} passes at threat level ${threat.name} (a member of an exempt group)`);
-    else if (threat.mode === 'locked') return deny('threat-level', 'door-mode', `${door.name} is held locked by threat level ${threat.name}`);
+    if (exempt)
+      pass(
+        'door-mode',
+        fill('why.threatExempt', '{name} passes at threat level {level} (a member of an exempt group)', { name: who.name, level: threat.name }),
+      );
+    else if (threat.mode === 'locked')
+      return deny(
+        'threat-level',
+        'door-mode',
+        fill('why.threatLocked', '{door} is held locked by threat level {level}', { door: door.name, level: threat.name }),
+      );
   }
   const held = overrideAt(door, req.at);
-  const until = held ? ` by the override ${held.name} until ${new Date(held.to).toISOString()}` : '';
-  if (held?.mode === 'locked') return deny('door-locked-down', 'door-mode', `${door.name} is held locked${until}`);
+  const by = held ? { door: door.name, override: held.name, until: new Date(held.to).toISOString() } : null;
+  if (held?.mode === 'locked')
+    return deny('door-locked-down', 'door-mode', fill('why.overrideLocked', '{door} is held locked by the override {override} until {until}', by!));
   const mode: DoorMode = threat?.mode === 'card-pin' && !exempt ? 'card-pin' : held ? held.mode : door.mode;
   if (mode === 'card-pin') {
-    if (!req.pin) return deny('pin-required', 'pin', `${door.name} needs card and PIN`);
+    if (!req.pin) return deny('pin-required', 'pin', fill('why.pinNeeded', '{door} needs card and PIN', { door: door.name }));
     if (!who.pin || who.pin.length !== req.pin.length || !timingSafeEqual(Buffer.from(who.pin), Buffer.from(req.pin)))
-      return deny('wrong-pin', 'pin', 'the PIN does not match');
-    pass('pin', 'PIN matches');
+      return deny('wrong-pin', 'pin', fill('why.pinWrong', 'the PIN does not match', {}));
+    pass('pin', fill('why.pinMatches', 'PIN matches', {}));
   }
-  pass(
-    'door-mode',
-    `${mode === 'unlocked' ? `${door.name} is unlocked` : `${door.name}: ${mode === 'card-pin' ? 'card and PIN' : 'card only'}`}${threat?.mode === 'card-pin' && !exempt ? ` (threat level ${threat.name})` : held ? ` (held${until})` : ''}`,
-  );
+  pass('door-mode', doorModeSaid(door.name, mode, threat?.mode === 'card-pin' && !exempt ? threat.name : null, by));
 
   // 5. access groups with this door, and their schedules
   const mine = index.groupsOf.get(who.id) ?? [];
   const withDoor = mine.map((g) => index.groups.get(g)).filter((g): g is AccessGroupFact => !!g && g.doors.has(door.id));
   groupIds = withDoor.map((g) => g.id);
-  if (!withDoor.length) return deny('no-access-group', 'access-group', `none of ${who.name}'s ${mine.length} access group(s) includes ${door.name}`);
-  pass('access-group', withDoor.map((g) => g.name).join(', '));
+  if (!withDoor.length)
+    return deny(
+      'no-access-group',
+      'access-group',
+      fill('why.noGroupWithDoor', "none of {name}'s {count} access group(s) includes {door}", { name: who.name, count: mine.length, door: door.name }),
+    );
+  pass('access-group', fill('why.groupsWithDoor', '{groups}', { groups: withDoor.map((g) => g.name).join(', ') }));
   const special: SpecialDate | null = index.calendar.on(t);
-  let open: { group: AccessGroupFact; detail: string } | null = null;
-  let closed: { reason: 'outside-schedule' | 'special-day'; detail: string } | null = null;
+  const ofGroup = (g: AccessGroupFact, said: Sentence) =>
+    fill('why.groupSchedule', '{group}: {schedule}', { group: g.name, ...sentenceValue('schedule', said) });
+  let open: { group: AccessGroupFact; detail: Sentence } | null = null;
+  let closed: { reason: 'outside-schedule' | 'special-day'; detail: Sentence } | null = null;
   for (const g of withDoor) {
     const schedule = index.schedules.get(g.doors.get(door.id)!);
     if (!schedule) {
-      closed ??= { reason: 'outside-schedule', detail: `${g.name}: its schedule no longer exists` };
+      closed ??= { reason: 'outside-schedule', detail: fill('why.scheduleGone', '{group}: its schedule no longer exists', { group: g.name }) };
       continue;
     }
     const a = scheduleOpen(schedule, t, special);
     if (a.open) {
-      open = { group: g, detail: `${g.name}: ${a.detail}` };
+      open = { group: g, detail: ofGroup(g, a.detail) };
       break;
     }
     // a special day outranks an ordinary closed window in the reason given
-    if (!closed || (a.reason === 'special-day' && closed.reason !== 'special-day')) closed = { reason: a.reason, detail: `${g.name}: ${a.detail}` };
+    if (!closed || (a.reason === 'special-day' && closed.reason !== 'special-day')) closed = { reason: a.reason, detail: ofGroup(g, a.detail) };
   }
   if (!open) return deny(closed!.reason, 'schedule', closed!.detail);
   groupIds = [open.group.id];
@@ -290,12 +350,24 @@ export function decide(index: AccessIndex, state: ZoneState, req: SwipeRequest):
     const repeat = where !== undefined && where.zoneId === target;
     const forgiven = repeat && guarded.forgiveMinutes > 0 && req.at - where.at >= guarded.forgiveMinutes * 60_000;
     if (repeat && !forgiven) {
-      const detail = `${who.name} is already ${target === null ? 'outside' : `in ${index.zones.get(target)?.name ?? 'the zone'}`} (since ${new Date(where.at).toISOString()})`;
-      if (guarded.antiPassback === 'hard') return deny('anti-passback', 'anti-passback', detail);
+      const since = { name: who.name, since: new Date(where.at).toISOString() };
+      const zone = target === null ? null : index.zones.get(target);
+      const repeated =
+        target === null
+          ? fill('why.alreadyOutside', '{name} is already outside (since {since})', since)
+          : zone
+            ? fill('why.alreadyIn', '{name} is already in {zone} (since {since})', { ...since, zone: zone.name })
+            : fill('why.alreadyInZone', '{name} is already in the zone (since {since})', since);
+      if (guarded.antiPassback === 'hard') return deny('anti-passback', 'anti-passback', repeated);
       alarm = 'anti-passback';
-      steps.push({ check: 'anti-passback', ok: true, detail: `${detail}: soft anti-passback lets through and raises an alarm` });
+      pass('anti-passback', fill('why.softAntiPassback', '{repeat}: soft anti-passback lets through and raises an alarm', sentenceValue('repeat', repeated)));
     } else {
-      pass('anti-passback', forgiven ? `repeat forgiven after ${guarded.forgiveMinutes} min` : 'no repeat');
+      pass(
+        'anti-passback',
+        forgiven
+          ? fill('why.repeatForgiven', 'repeat forgiven after {minutes} min', { minutes: guarded.forgiveMinutes })
+          : fill('why.noRepeat', 'no repeat', {}),
+      );
     }
   }
 
@@ -303,11 +375,37 @@ export function decide(index: AccessIndex, state: ZoneState, req: SwipeRequest):
   for (const il of door.interlockIds) {
     const group = index.interlocks.get(il);
     const busy = group?.doorIds.find((d) => d !== door.id && state.openDoors.has(d));
-    if (busy !== undefined) return deny('interlock-busy', 'interlock', `${index.doors.get(busy)?.name ?? `door ${busy}`} of ${group!.name} is open`);
+    if (busy !== undefined) {
+      const other = index.doors.get(busy);
+      return deny(
+        'interlock-busy',
+        'interlock',
+        other
+          ? fill('why.interlockOpen', '{door} of {interlock} is open', { door: other.name, interlock: group!.name })
+          : fill('why.interlockDoorOpen', 'door {id} of {interlock} is open', { id: busy, interlock: group!.name }),
+      );
+    }
   }
-  if (door.interlockIds.length) pass('interlock', 'every other door of the interlock is closed');
+  if (door.interlockIds.length) pass('interlock', fill('why.interlockClosed', 'every other door of the interlock is closed', {}));
 
   return { granted: true, reason: 'granted', identityId, credentialId, accessGroupIds: groupIds, alarm, steps };
+}
+
+/** How the door let the card through: its mode, and the threat level or the override that holds it so. */
+function doorModeSaid(door: string, mode: DoorMode, threat: string | null, by: { override: string; until: string } | null): Sentence {
+  if (threat !== null) return fill('why.cardAndPinThreat', '{door}: card and PIN (threat level {level})', { door, level: threat });
+  const held = by ? { door, override: by.override, until: by.until } : null;
+  if (mode === 'unlocked')
+    return held
+      ? fill('why.unlockedHeld', '{door} is unlocked (held by the override {override} until {until})', held)
+      : fill('why.unlocked', '{door} is unlocked', { door });
+  if (mode === 'card-pin')
+    return held
+      ? fill('why.cardAndPinHeld', '{door}: card and PIN (held by the override {override} until {until})', held)
+      : fill('why.cardAndPin', '{door}: card and PIN', { door });
+  return held
+    ? fill('why.cardOnlyHeld', '{door}: card only (held by the override {override} until {until})', held)
+    : fill('why.cardOnly', '{door}: card only', { door });
 }
 
 /** The decision in one line for an event's message. */

@@ -1,5 +1,6 @@
 // Schedules (issue 12): weekly time windows per day, a behaviour per kind of special day, and the special dates
 // (holidays, half days; once or every year) that override the weekly windows on their date.
+import { fill, type Sentence } from '../contract/messages';
 import { minuteOf, type LocalTime } from './clock';
 
 /** A window on one weekday; `end` before `start` runs past midnight into the next day; `end` '24:00' is midnight. */
@@ -50,7 +51,8 @@ export class SpecialCalendar {
   }
 }
 
-export type ScheduleAnswer = { open: true; detail: string } | { open: false; reason: 'outside-schedule' | 'special-day'; detail: string };
+/** Open or closed, and why: a sentence with its key and values (the "Why?" step's detail, issue 48). */
+export type ScheduleAnswer = { open: true; detail: Sentence } | { open: false; reason: 'outside-schedule' | 'special-day'; detail: Sentence };
 
 const inWindow = (minute: number, start: string, end: string) => {
   const s = minuteOf(start);
@@ -58,7 +60,8 @@ const inWindow = (minute: number, start: string, end: string) => {
   return minute >= s && minute < e;
 };
 const describe = (w: DayWindow) => `${w.start}–${w.end}`;
-const DAY_NAMES = ['Sunday', 'Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Friday', 'Saturday'];
+/** Weekday names, English: a sentence's `{weekday}` (the console says it in the operator's language, a word value). */
+export const DAY_NAMES = ['Sunday', 'Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Friday', 'Saturday'];
 
 /**
  * Is `schedule` open at local time `t`? On a special date the schedule's windows for that kind decide (the part of
@@ -67,14 +70,21 @@ const DAY_NAMES = ['Sunday', 'Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Frid
  */
 export function scheduleOpen(schedule: Schedule, t: LocalTime, special: SpecialDate | null): ScheduleAnswer {
   if (special) {
+    const day = { special: special.name, kind: special.kind, schedule: schedule.name };
     const windows = schedule.special[special.kind];
-    if (!windows) return { open: false, reason: 'special-day', detail: `${special.name} (${special.kind}): ${schedule.name} is closed on this kind of day` };
+    if (!windows)
+      return { open: false, reason: 'special-day', detail: fill('why.specialClosed', '{special} ({kind}): {schedule} is closed on this kind of day', day) };
     const w = windows.find((x) => inWindow(t.minute, x.start, x.end));
-    if (w) return { open: true, detail: `${special.name} (${special.kind}): ${schedule.name} is open ${describe(w)}` };
+    if (w) return { open: true, detail: fill('why.specialOpen', '{special} ({kind}): {schedule} is open {window}', { ...day, window: describe(w) }) };
     return {
       open: false,
       reason: 'special-day',
-      detail: `${special.name} (${special.kind}): ${schedule.name} is open only ${windows.length ? windows.map(describe).join(', ') : 'never'} on this kind of day`,
+      detail: windows.length
+        ? fill('why.specialOpenOnly', '{special} ({kind}): {schedule} is open only {windows} on this kind of day', {
+            ...day,
+            windows: windows.map(describe).join(', '),
+          })
+        : fill('why.specialOpenNever', '{special} ({kind}): {schedule} is open only never on this kind of day', day),
     };
   }
   const yesterday = (t.weekday + 6) % 7;
@@ -82,18 +92,22 @@ export function scheduleOpen(schedule: Schedule, t: LocalTime, special: SpecialD
     const s = minuteOf(w.start);
     const e = minuteOf(w.end);
     const wraps = e <= s;
+    const open = { schedule: schedule.name, weekday: DAY_NAMES[w.day], start: w.start, end: w.end };
     if (w.day === t.weekday && (wraps ? t.minute >= s : t.minute >= s && t.minute < e)) {
-      return { open: true, detail: `${schedule.name}: ${DAY_NAMES[w.day]} ${w.start}–${w.end}` };
+      return { open: true, detail: fill('why.scheduleOpen', '{schedule}: {weekday} {start}–{end}', open) };
     }
     if (wraps && w.day === yesterday && t.minute < e) {
-      return { open: true, detail: `${schedule.name}: ${DAY_NAMES[w.day]} ${w.start}–${w.end} (past midnight)` };
+      return { open: true, detail: fill('why.scheduleOpenPastMidnight', '{schedule}: {weekday} {start}–{end} (past midnight)', open) };
     }
   }
   const today = schedule.windows.filter((w) => w.day === t.weekday);
+  const day = { schedule: schedule.name, weekday: DAY_NAMES[t.weekday] };
   return {
     open: false,
     reason: 'outside-schedule',
-    detail: `${schedule.name} on ${DAY_NAMES[t.weekday]}: ${today.length ? today.map(describe).join(', ') : 'closed all day'}`,
+    detail: today.length
+      ? fill('why.scheduleClosed', '{schedule} on {weekday}: {windows}', { ...day, windows: today.map(describe).join(', ') })
+      : fill('why.scheduleClosedAllDay', '{schedule} on {weekday}: closed all day', day),
   };
 }
 

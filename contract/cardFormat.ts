@@ -55,16 +55,29 @@ export const STANDARD_FORMATS: readonly Omit<CardFormat, 'id'>[] = [
   },
 ];
 
-/** Why a value did not decode, as a sentence with placeholders (a console says it in its language). */
+/** Why a value did not decode, as a sentence with placeholders (a console says it in its language): its English
+ *  (`text`, the card format test screen says it by that, src/i18n/text.ts) and its key (`code`, the "Why?" drawer
+ *  says it as a sentence by it, src/i18n/sentences.ts). */
 export interface DecodeWhy {
   text: string;
+  code: string;
   vars: Record<string, string | number>;
 }
-export type DecodeResult = { ok: true; format: string; facility: number | null; card: number } | { ok: false; problem: string; why?: DecodeWhy };
-const fail = (text: string, vars: Record<string, string | number> = {}): DecodeResult => ({
+/** Every reason a value does not decode by a format, by key. */
+export const DECODE_WHYS = {
+  'cardFormat.notBits': 'the raw value is not a string of 0 and 1',
+  'cardFormat.wrongLength': '{n} bits, {name} has {bits}',
+  'cardFormat.evenParity': 'even parity bit {bit} does not match',
+  'cardFormat.oddParity': 'odd parity bit {bit} does not match',
+} as const;
+/** A failed decode: the problem in English, and by `decode`, each format's own (`failures`, in the formats' order). */
+export type DecodeResult =
+  | { ok: true; format: string; facility: number | null; card: number }
+  | { ok: false; problem: string; why?: DecodeWhy; failures?: { format: string; problem: string; why: DecodeWhy }[] };
+const fail = (code: keyof typeof DECODE_WHYS, vars: Record<string, string | number> = {}): DecodeResult => ({
   ok: false,
-  problem: text.replace(/\{(\w+)\}/g, (_m, k: string) => String(vars[k] ?? '')),
-  why: { text, vars },
+  problem: DECODE_WHYS[code].replace(/\{(\w+)\}/g, (_m, k: string) => String(vars[k] ?? '')),
+  why: { text: DECODE_WHYS[code], code, vars },
 });
 
 const ones = (bits: string, r: BitRange) => {
@@ -76,25 +89,28 @@ const value = (bits: string, r: BitRange) => parseInt(bits.slice(r.start, r.star
 
 /** Decodes `bits` ('0'/'1' characters) by one format, checking its length and every parity bit. */
 export function decodeWith(format: Omit<CardFormat, 'id'>, bits: string): DecodeResult {
-  if (!/^[01]+$/.test(bits)) return fail('the raw value is not a string of 0 and 1');
-  if (bits.length !== format.bits) return fail('{n} bits, {name} has {bits}', { n: bits.length, name: format.name, bits: format.bits });
+  if (!/^[01]+$/.test(bits)) return fail('cardFormat.notBits');
+  if (bits.length !== format.bits) return fail('cardFormat.wrongLength', { n: bits.length, name: format.name, bits: format.bits });
   for (const p of format.parity) {
     const count = ones(bits, p.over) + (bits[p.bit] === '1' ? 1 : 0);
-    if ((p.type === 'even') !== (count % 2 === 0))
-      return fail(p.type === 'even' ? 'even parity bit {bit} does not match' : 'odd parity bit {bit} does not match', { bit: p.bit });
+    if ((p.type === 'even') !== (count % 2 === 0)) return fail(p.type === 'even' ? 'cardFormat.evenParity' : 'cardFormat.oddParity', { bit: p.bit });
   }
   return { ok: true, format: format.name, facility: format.facility ? value(bits, format.facility) : null, card: value(bits, format.card) };
 }
 
 /** The first of `formats` that decodes `bits`, or why none did. */
 export function decode(formats: readonly Omit<CardFormat, 'id'>[], bits: string): DecodeResult {
-  const problems: string[] = [];
+  const failures: { format: string; problem: string; why: DecodeWhy }[] = [];
   for (const f of formats) {
     const r = decodeWith(f, bits);
     if (r.ok) return r;
-    problems.push(`${f.name}: ${r.problem}`);
+    failures.push({ format: f.name, problem: r.problem, why: r.why! });
   }
-  return { ok: false, problem: problems.length ? problems.join('; ') : 'this reader accepts no card format' };
+  return {
+    ok: false,
+    problem: failures.length ? failures.map((x) => `${x.format}: ${x.problem}`).join('; ') : 'this reader accepts no card format',
+    failures,
+  };
 }
 
 /** Encodes a facility code and card number in a format, with its parity bits (the simulator's cards, tests). */

@@ -1,5 +1,6 @@
 // What the access-decision engine (access/engine.ts) answers, shared with the console's "Why?" explainer
 // (issue 12): a grant or a deny, the one reason that decided it, and the chain of checks that led there.
+import type { SentenceValues } from './messages';
 
 /** Every reason a swipe is granted or denied, in the order the engine checks them. */
 export const DECISION_REASONS = [
@@ -49,11 +50,16 @@ export const DECISION_LABELS: Record<DecisionReason, string> = {
   'interlock-busy': 'Access denied: another door of the interlock is open',
 };
 
-/** One check of the chain: what was looked at, whether it passed, and in words why. */
+/** One check of the chain: what was looked at, whether it passed, and in words why: `detail` in English (logs, the
+ *  API), with its sentence's key and values (issue 48: `why.credentialExpired`, `{ card, to }`, filled in
+ *  access/), which the console's "Why?" says in the operator's language (zh-CN in src/i18n/sentences.ts). A chain an
+ *  edge ran and sent up has no key (contract/edge.ts EdgeDecisionStep): said as its English. */
 export interface DecisionStep {
   check: 'card-format' | 'credential' | 'qr' | 'identity' | 'door-mode' | 'pin' | 'access-group' | 'schedule' | 'anti-passback' | 'interlock';
   ok: boolean;
   detail: string;
+  code?: string;
+  values?: SentenceValues;
 }
 
 export interface Decision {

@@ -7,11 +7,11 @@
 import { useEffect, useState } from 'react';
 import { Callout, Classes, Drawer, Icon, Tag } from '@blueprintjs/core';
 import { useSelector } from '@xstate/react';
-import { DECISION_EVENT_CODES, DECISION_LABELS, type Explanation } from '../../../contract/decision';
+import { DECISION_EVENT_CODES, DECISION_LABELS, type DecisionStep, type Explanation } from '../../../contract/decision';
 import { selectCommandError, selectCommandResult, selectRunningCommand } from '../../../machines/command';
 import { useViewActor } from '../../hooks/useViewActor';
 import { useTime } from '../../ui/time';
-import { say, useTx } from '../../i18n';
+import { say, saySentence, useTx, type Locale } from '../../i18n';
 
 const DENIED_CODES = new Set(Object.values(DECISION_EVENT_CODES).filter((c) => c !== DECISION_EVENT_CODES.granted));
 /** A swipe the engine denied: the rows that offer "Why?". */
@@ -116,6 +116,11 @@ export function WhyDrawer({ eventId, onClose }: { eventId: number; onClose: () =
   );
 }
 
+/** A check's detail in the console's language: by its key and values (access/engine.ts fill, issue 48); a chain an edge
+ *  ran and sent up has no key and is said as its English. */
+export const stepDetail = (s: DecisionStep, loc?: Locale): string =>
+  s.code ? saySentence({ message: s.detail, code: s.code, values: s.values ?? {} }, loc) : s.detail;
+
 function Steps({ steps }: { steps: Explanation['now']['steps'] }) {
   const tx = useTx();
   return (
@@ -124,7 +129,7 @@ function Steps({ steps }: { steps: Explanation['now']['steps'] }) {
         <li key={i} data-testid="why-step" style={{ display: 'flex', gap: 8, marginBottom: 8, alignItems: 'flex-start' }}>
           <Icon icon={s.ok ? 'tick-circle' : 'cross-circle'} intent={s.ok ? 'success' : 'danger'} style={{ marginTop: 2 }} />
           <span>
-            <strong>{WHY_CHECKS[s.check] ? tx(WHY_CHECKS[s.check]) : s.check}</strong>: {s.detail}
+            <strong>{WHY_CHECKS[s.check] ? tx(WHY_CHECKS[s.check]) : s.check}</strong>: {stepDetail(s)}
           </span>
         </li>
       ))}
