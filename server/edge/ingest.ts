@@ -9,7 +9,16 @@
 import type { FastifyRequest } from 'fastify';
 import { DESTINATIONS, DOOR_STATUSES, EVENT_CODES, type DeviceBatchResult, type DeviceEvent, type Event } from '../../contract';
 import type { Db } from '../db/db';
-import { tenant } from '../db/tenant';
+import {
+  controllerOfKey,
+  doorZones,
+  edgeLastSeq,
+  movePresence,
+  moveDoorStatus,
+  noteEdgeLastSeq,
+  ownControllerIds,
+  ownIdentityIds,
+} from '../db/queries/edgeIngest';
 import type { EventInput, Publish } from '../monitor/pipeline';
 
 type Rejected = DeviceBatchResult['rejected'];
@@ -19,6 +28,8 @@ const ORDER_WAIT_MS = 2_000;
 /** The most events a batch of live events has (an edge online sends each swipe as it comes: one or a few). */
 const LIVE_BATCH_MAX = 20;
 type Stored = { input: EventInput; event: Event };
+/** An edge's part of a stored swipe (events.swipe.edge). */
+type StoredEdgeSwipe = { seq: number; offline: boolean; snapshotVersion: number; steps?: unknown[]; snapshotBuiltAt?: string };
 
 /** The door status an edge's door event means (as the simulator's doors have it, server/simulator/hardware.ts). */
 const DOOR_STATUS_OF: Partial<Record<number, string>> = {
@@ -59,18 +70,9 @@ export function createEdgeIngest(db: Db, publish?: Publish) {
     const status = DOOR_STATUS_OF[s.input.eventCode];
     const m = /^door-(\d{1,9})$/.exec(s.input.sourceId);
     if (!status || !m) return;
-    const params: unknown[] = [Number(m[1]), status];
-    const { rows } = await db.query<{ id: number; name: string; division_id: number | null }>(
-      `update doors set status = $2 where id = $1 and ${tenant(params, clientId)} and status is distinct from $2 returning id, name, division_id`,
-      params,
-    );
-    if (rows[0])
-      publish?.(
-        clientId,
-        DESTINATIONS.doorHeartbeat,
-        { id: Number(rows[0].id), name: rows[0].name, doorStatus: status },
-        { division: rows[0].division_id ?? null },
-      );
+    const moved = await moveDoorStatus(db, clientId, Number(m[1]), status);
+    if (moved)
+      publish?.(clientId, DESTINATIONS.doorHeartbeat, { id: Number(moved.id), name: moved.name, doorStatus: status }, { division: moved.division_id ?? null });
   }
 
   /** The stored event of a controller's journal number, once it is stored (a door command waits for its event). */
@@ -129,9 +131,7 @@ export function createEdgeIngest(db: Db, publish?: Publish) {
   async function seqOf(controllerId: number, clientId: number): Promise<number> {
     const known = lastSeq.get(controllerId);
     if (known !== undefined) return known;
-    await db.query('insert into edge_controllers (controller_id, client_id) values ($1, $2) on conflict (controller_id) do nothing', [controllerId, clientId]);
-    const { rows } = await db.query<{ last_seq: string }>('select last_seq::text from edge_controllers where controller_id = $1', [controllerId]);
-    const n = Number(rows[0]?.last_seq ?? 0);
+    const n = await edgeLastSeq(db, clientId, controllerId);
     lastSeq.set(controllerId, n);
     return n;
   }
@@ -140,8 +140,7 @@ export function createEdgeIngest(db: Db, publish?: Publish) {
   async function boundController(req: FastifyRequest): Promise<number | null> {
     const p = req.principal;
     if (!p || !p.jti.startsWith('apikey:')) return null;
-    const { rows } = await db.query<{ controller_id: number | null }>('select controller_id from service_accounts where user_id = $1', [p.userId]);
-    return rows[0]?.controller_id == null ? null : Number(rows[0].controller_id);
+    return controllerOfKey(db, p.userId);
   }
 
   /** Which of a batch's checked messages may be stored (see the file's head); the caller stores them, then calls done. */
@@ -159,9 +158,7 @@ export function createEdgeIngest(db: Db, publish?: Publish) {
     const named = [...new Set(good.filter((g) => g.e.edge).map((g) => g.e.controllerId))];
     if (!named.length) return { good, rejected, duplicates: 0, resync: false, queued: () => {}, done: async () => ({}) };
     // another client's controller is answered as an unknown one, as the device interface does (and keeps no number for it)
-    const ownParams: unknown[] = [named];
-    const { rows: own } = await db.query<{ id: number }>(`select id from controllers where id = any($1::int[]) and ${tenant(ownParams, clientId)}`, ownParams);
-    const edgeOf = new Set(own.map((r) => Number(r.id)));
+    const edgeOf = new Set(await ownControllerIds(db, clientId, named));
     good = good.filter((g) => {
       if (!g.e.edge || edgeOf.has(g.e.controllerId)) return true;
       rejected.push({ index: g.index, violations: [{ field: 'controllerId', message: 'is not a known controller of this client' }] });
@@ -171,19 +168,12 @@ export function createEdgeIngest(db: Db, publish?: Publish) {
 
     // what a decided swipe names must be this client's
     const ids = good.flatMap((g) => (g.e.edge?.decided ? [g.e.edge.decided] : []));
-    const peopleParams: unknown[] = [[...new Set(ids.flatMap((d) => (d.identityId === null ? [] : [d.identityId])))]];
-    const doorParams: unknown[] = [[...new Set(ids.map((d) => d.doorId))]];
-    const [{ rows: people }, { rows: doors }] = ids.length
-      ? await Promise.all([
-          db.query<{ id: number }>(`select id from identities where id = any($1::int[]) and ${tenant(peopleParams, clientId)}`, peopleParams),
-          db.query<{ id: number; entry_zone_id: number | null; exit_zone_id: number | null }>(
-            `select id, entry_zone_id, exit_zone_id from doors where id = any($1::int[]) and ${tenant(doorParams, clientId)}`,
-            doorParams,
-          ),
-        ])
-      : [{ rows: [] as { id: number }[] }, { rows: [] as { id: number; entry_zone_id: number | null; exit_zone_id: number | null }[] }];
-    const knownPeople = new Set(people.map((r) => Number(r.id)));
-    const knownDoors = new Map(doors.map((r) => [Number(r.id), r]));
+    const [people, doors] = await Promise.all([
+      ownIdentityIds(db, clientId, [...new Set(ids.flatMap((d) => (d.identityId === null ? [] : [d.identityId])))]),
+      doorZones(db, clientId, [...new Set(ids.map((d) => d.doorId))]),
+    ]);
+    const knownPeople = new Set(people);
+    const knownDoors = new Map(doors.map((r) => [r.id, r]));
 
     // one batch per controller at a time, in arrival order; a batch that came before the one ahead of it (an edge
     // has two in flight) gives its turn back and waits for it, ORDER_WAIT_MS at most, instead of being refused a gap
@@ -292,24 +282,21 @@ export function createEdgeIngest(db: Db, publish?: Publish) {
               waiting.get(`${x.input.edgeSeq.controllerId}:${x.input.edgeSeq.seq}`)?.(x.event);
             }
             // who is where (anti-passback) as the edge let them: the server's other doors and "Why?" decide from it too
+            // (one statement a batch: a resync's grants were one query each)
+            const moves: { identityId: number; zoneId: number | null; at: number }[] = [];
             for (const g of kept) {
               const d = g.e.edge?.decided;
               if (!d || d.decision !== 'granted' || d.identityId === null) continue;
               const door = knownDoors.get(d.doorId)!;
-              const zone = d.side === 'exit' ? door.exit_zone_id : door.entry_zone_id;
-              await db.query(
-                `insert into zone_presence (identity_id, client_id, zone_id, at) values ($1, $2, $3, $4)
-                 on conflict (identity_id) do update set zone_id = excluded.zone_id, at = excluded.at where zone_presence.at < excluded.at`,
-                [d.identityId, clientId, zone, new Date(g.e.edge!.occurredAt).toISOString()],
-              );
+              moves.push({ identityId: d.identityId, zoneId: d.side === 'exit' ? door.exit_zone_id : door.entry_zone_id, at: g.e.edge!.occurredAt });
             }
+            await movePresence(db, clientId, moves);
             // the numbers of the events stored were noted in their own transaction (the pipeline, EventInput.edgeSeq);
             // only numbers used by events refused for what they said, after the last one stored, are noted here
             const storedUpTo = new Map<number, number>();
             for (const g of kept) if (g.e.edge) storedUpTo.set(g.e.controllerId, Math.max(storedUpTo.get(g.e.controllerId) ?? 0, g.e.edge.seq));
             for (const [c, n] of next) {
-              if (n - 1 > (storedUpTo.get(c) ?? 0))
-                await db.query('update edge_controllers set last_seq = greatest(last_seq, $2) where controller_id = $1', [c, n - 1]);
+              if (n - 1 > (storedUpTo.get(c) ?? 0)) await noteEdgeLastSeq(db, c, n - 1);
               lastSeq.set(c, Math.max(lastSeq.get(c) ?? 0, n - 1));
             }
             return { edgeLastSeq: bound !== null ? (lastSeq.get(bound) ?? 0) : undefined };
@@ -324,57 +311,36 @@ export function createEdgeIngest(db: Db, publish?: Publish) {
     }
   }
 
-  /** When an edge message was received, as text: made once a millisecond, not once a message (a resync's 100,000) */
-  let received = { ms: 0, iso: '' };
-  const receivedAt = () => {
-    const ms = Date.now();
-    if (ms !== received.ms) received = { ms, iso: new Date(ms).toISOString() };
-    return received.iso;
-  };
-
-  /** The stored event of an edge message: its decided swipe, and when and how it happened. */
+  /** The stored event of an edge message: its decided swipe, and when and how it happened (a resync's 100,000: one
+   *  object made a message, no copies of copies). */
   function input(e: DeviceEvent, base: EventInput): EventInput {
     const edge = e.edge;
     if (!edge) return base;
-    const when = new Date(edge.occurredAt).toISOString();
-    const message = edge.offline ? `${base.message} (offline at ${when})` : base.message;
-    const d = edge.decided;
-    return {
-      ...base,
-      message: message.slice(0, 500),
+    const out: EventInput = Object.assign({}, base);
+    out.edgeSeq = { controllerId: e.controllerId, seq: edge.seq, ...ranges.get(e) };
+    if (edge.offline) {
+      const when = new Date(edge.occurredAt).toISOString();
+      out.message = `${base.message} (offline at ${when})`.slice(0, 500);
       // said by its key with when beside it (src/i18n/index.ts saySentence says `offlineAt` after the sentence)
-      ...(edge.offline && base.messageCode ? { messageValues: { ...base.messageValues, offlineAt: when } } : {}),
-      edgeSeq: { controllerId: e.controllerId, seq: edge.seq, ...ranges.get(e) },
+      if (base.messageCode) out.messageValues = { ...base.messageValues, offlineAt: when };
       // raised and returned to normal while offline: recorded, not raised as new
-      ...(edge.offline && edge.clearedAt !== undefined && edge.clearedAt >= edge.occurredAt
-        ? { clearedOffline: { at: new Date(edge.clearedAt).toISOString() } }
-        : {}),
-      ...(d
-        ? {
-            decided: {
-              identityId: d.identityId,
-              decision: d.decision,
-              reason: d.reason,
-              swipe: {
-                card: d.card,
-                at: edge.occurredAt,
-                side: d.side,
-                doorId: d.doorId,
-                edge: {
-                  seq: edge.seq,
-                  offline: edge.offline,
-                  snapshotVersion: edge.snapshotVersion,
-                  occurredAt: when,
-                  receivedAt: receivedAt(),
-                  // the chain as the edge's engine ran it, over that snapshot (built then): "Why?" shows it
-                  ...(d.steps ? { steps: d.steps } : {}),
-                  ...(d.snapshotBuiltAt !== undefined ? { snapshotBuiltAt: new Date(d.snapshotBuiltAt).toISOString() } : {}),
-                },
-              },
-            },
-          }
-        : {}),
-    };
+      if (edge.clearedAt !== undefined && edge.clearedAt >= edge.occurredAt) out.clearedOffline = { at: new Date(edge.clearedAt).toISOString() };
+    } else if (base.message.length > 500) out.message = base.message.slice(0, 500);
+    const d = edge.decided;
+    if (d) {
+      // what "Why?" reads (server/simulator/swipes.ts explain): when it happened is the swipe's `at`, when it reached the
+      // server the stored row's own time; the chain as the edge's engine ran it, over that snapshot (built then)
+      const seen: NonNullable<StoredEdgeSwipe> = { seq: edge.seq, offline: edge.offline, snapshotVersion: edge.snapshotVersion };
+      if (d.steps) seen.steps = d.steps;
+      if (d.snapshotBuiltAt !== undefined) seen.snapshotBuiltAt = new Date(d.snapshotBuiltAt).toISOString();
+      out.decided = {
+        identityId: d.identityId,
+        decision: d.decision,
+        reason: d.reason,
+        swipe: { card: d.card, at: edge.occurredAt, side: d.side, doorId: d.doorId, edge: seen },
+      };
+    }
+    return out;
   }
 
   return { admit, input, stored };

@@ -197,7 +197,8 @@ export function createSwipes({
               offline: !!e.offline,
               snapshotVersion: Number(e.snapshotVersion) || 0,
               snapshotBuiltAt: e.snapshotBuiltAt ?? null,
-              receivedAt: e.receivedAt ?? null,
+              // when it reached the server: the stored row's time (an edge's swipe is stored as it arrives; older rows said it)
+              receivedAt: e.receivedAt ?? new Date(row.at).toISOString(),
               decided: e.steps && reason ? { granted: row.decision === 'granted', reason, label: DECISION_LABELS[reason] ?? reason, steps: e.steps } : null,
             },
           }

@@ -115,7 +115,9 @@ export async function storedSwipeEvent<S>(
   db: Db,
   clientId: number,
   eventId: number,
-): Promise<{ id: string; swipe: S | string | null; reason: string | null; decision: string | null; identity_id: number | null } | undefined> {
+): Promise<
+  { id: string; swipe: S | string | null; reason: string | null; decision: string | null; identity_id: number | null; at: Date | string } | undefined
+> {
   const params: unknown[] = [eventId];
   const { rows } = await db.query<{
     id: string;
@@ -123,7 +125,8 @@ export async function storedSwipeEvent<S>(
     reason: string | null;
     decision: string | null;
     identity_id: number | null;
-  }>(`select id, swipe, reason, decision, identity_id from events where id = $1 and ${tenant(params, clientId)}`, params);
+    at: Date | string;
+  }>(`select id, swipe, reason, decision, identity_id, at from events where id = $1 and ${tenant(params, clientId)}`, params);
   return rows[0];
 }
 

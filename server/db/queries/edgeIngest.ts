@@ -1,0 +1,81 @@
+// The SQL of Gatehouse Edge's events through the device interface (server/edge/ingest.ts; issue 48: a room's queries
+// in the queries room). Every query names the client (server/db/tenant.ts) but those keyed by a controller or key the
+// caller already holds as the client's.
+import type { Db } from '../db';
+import { tenant } from '../tenant';
+
+/** Door `doorId` of the client set to `status` when it is not already; the door when it moved. */
+export async function moveDoorStatus(
+  db: Db,
+  clientId: number,
+  doorId: number,
+  status: string,
+): Promise<{ id: number; name: string; division_id: number | null } | undefined> {
+  const params: unknown[] = [doorId, status];
+  const { rows } = await db.query<{ id: number; name: string; division_id: number | null }>(
+    `update doors set status = $2 where id = $1 and ${tenant(params, clientId)} and status is distinct from $2 returning id, name, division_id`,
+    params,
+  );
+  return rows[0];
+}
+
+/** The last journal number stored of controller `controllerId` (its row made when it has none yet). */
+export async function edgeLastSeq(db: Db, clientId: number, controllerId: number): Promise<number> {
+  await db.query('insert into edge_controllers (controller_id, client_id) values ($1, $2) on conflict (controller_id) do nothing', [controllerId, clientId]);
+  const { rows } = await db.query<{ last_seq: string }>('select last_seq::text from edge_controllers where controller_id = $1', [controllerId]);
+  return Number(rows[0]?.last_seq ?? 0);
+}
+
+/** The controller a service account (`userId`) is bound to, or null. */
+export async function controllerOfKey(db: Db, userId: number): Promise<number | null> {
+  const { rows } = await db.query<{ controller_id: number | null }>('select controller_id from service_accounts where user_id = $1', [userId]);
+  return rows[0]?.controller_id == null ? null : Number(rows[0].controller_id);
+}
+
+/** Which of `ids` are the client's controllers. */
+export async function ownControllerIds(db: Db, clientId: number, ids: number[]): Promise<number[]> {
+  const params: unknown[] = [ids];
+  const { rows } = await db.query<{ id: number }>(`select id from controllers where id = any($1::int[]) and ${tenant(params, clientId)}`, params);
+  return rows.map((r) => Number(r.id));
+}
+
+/** Which of `ids` are the client's identities. */
+export async function ownIdentityIds(db: Db, clientId: number, ids: number[]): Promise<number[]> {
+  if (!ids.length) return [];
+  const params: unknown[] = [ids];
+  const { rows } = await db.query<{ id: number }>(`select id from identities where id = any($1::int[]) and ${tenant(params, clientId)}`, params);
+  return rows.map((r) => Number(r.id));
+}
+
+/** The client's doors of `ids` with the zones they lead into and out of. */
+export async function doorZones(db: Db, clientId: number, ids: number[]): Promise<{ id: number; entry_zone_id: number | null; exit_zone_id: number | null }[]> {
+  if (!ids.length) return [];
+  const params: unknown[] = [ids];
+  const { rows } = await db.query<{ id: number; entry_zone_id: number | null; exit_zone_id: number | null }>(
+    `select id, entry_zone_id, exit_zone_id from doors where id = any($1::int[]) and ${tenant(params, clientId)}`,
+    params,
+  );
+  return rows.map((r) => ({ ...r, id: Number(r.id) }));
+}
+
+/**
+ * Who is where as an edge let them through, in one statement: each identity's latest move (`moves` may name one
+ * several times: the latest by time is kept here, as the database refuses to update one row twice in a statement), and
+ * a move older than the one stored changes nothing.
+ */
+export async function movePresence(db: Db, clientId: number, moves: { identityId: number; zoneId: number | null; at: number }[]): Promise<void> {
+  const latest = new Map<number, { zoneId: number | null; at: number }>();
+  for (const m of moves) if ((latest.get(m.identityId)?.at ?? -Infinity) < m.at) latest.set(m.identityId, m);
+  if (!latest.size) return;
+  await db.query(
+    `insert into zone_presence (identity_id, client_id, zone_id, at)
+     select i, $4, z, a from unnest($1::int[], $2::int[], $3::timestamptz[]) as v(i, z, a)
+     on conflict (identity_id) do update set zone_id = excluded.zone_id, at = excluded.at where zone_presence.at < excluded.at`,
+    [[...latest.keys()], [...latest.values()].map((m) => m.zoneId), [...latest.values()].map((m) => new Date(m.at).toISOString()), clientId],
+  );
+}
+
+/** Controller `controllerId`'s last journal number moves on to `seq` (never back). */
+export async function noteEdgeLastSeq(db: Db, controllerId: number, seq: number): Promise<void> {
+  await db.query('update edge_controllers set last_seq = greatest(last_seq, $2) where controller_id = $1', [controllerId, seq]);
+}
