@@ -15,8 +15,8 @@
 // logic stays here, whatever drives it.
 // The door's mode for its readers' steady LED colour (modeOf): locked down, held by a threat level, amber while the
 // link is down, green while unlocked, red otherwise.
-import { DOOR_MOMENTARY_MS, EVENT_CODES, checkDoorCommand, eventLabel, type EdgeCommandResult, type EdgeDoorCommand } from '../contract';
-import type { Journal, JournalEntry } from './journal';
+import { DOOR_MOMENTARY_MS, EVENT_CODES, checkDoorCommand, eventLabel, fill, type EdgeCommandResult, type EdgeDoorCommand, type Sentence } from '../contract';
+import { said, type Journal, type JournalEntry } from './journal';
 import type { Mode } from './osdp/bus';
 import type { SnapshotStore } from './snapshot';
 
@@ -59,11 +59,13 @@ export function createDoorIo(opts: {
     return strikes.get(doorId)?.state ?? (doorOf(doorId)?.mode === 'unlocked' ? 'unlocked' : 'locked');
   }
 
+  /** An event of the door journaled (and sent up): its words a sentence with its key and values (issue 48), made by
+   *  `words` from the event's label and the door's name. */
   function journal(
     doorId: number,
     name: string,
     code: number,
-    extra: string,
+    words: (v: { event: string; door: string }) => Sentence,
     point: { id: string; name: string } = { id: `output-${doorId}`, name },
   ): JournalEntry {
     const held = opts.store.held;
@@ -76,7 +78,7 @@ export function createDoorIo(opts: {
       sourceName: name,
       pointId: point.id,
       pointName: point.name,
-      message: `${eventLabel(code)} at ${name}${extra}`.slice(0, 500),
+      ...said(words({ event: eventLabel(code), door: name })),
     });
     opts.onEvent?.(e);
     return e;
@@ -96,13 +98,18 @@ export function createDoorIo(opts: {
     const check = checkDoorCommand(state(c.doorId), c.command);
     if (!check.allowed && !c.force) return { type: 'result', id: c.id, ok: false, message: `${door.name} ${check.reason}`, seq: 0, state: state(c.doorId) };
     const code = c.command === 'lock' ? EVENT_CODES.doorLocked : c.command === 'unlock' ? EVENT_CODES.doorUnlocked : EVENT_CODES.doorMomentaryUnlock;
-    const e = journal(c.doorId, door.name, code, ` by ${c.actor}${check.allowed ? '' : ' (forced)'}`);
+    // the actor as the server sent it: a person's name, or what acted said in English (actorText)
+    const e = journal(c.doorId, door.name, code, (v) =>
+      check.allowed
+        ? fill('event.atDoorBy', '{event} at {door} by {actor}', { ...v, actor: c.actor })
+        : fill('event.atDoorByForced', '{event} at {door} by {actor} (forced)', { ...v, actor: c.actor }),
+    );
     if (c.command === 'momentary-unlock') {
       const t = setTimeout(() => {
         const s = strikes.get(c.doorId);
         if (s?.relock !== t) return; // a later command took over
         const name = doorOf(c.doorId)?.name ?? door.name;
-        journal(c.doorId, name, EVENT_CODES.doorLocked, ' (relocked)');
+        journal(c.doorId, name, EVENT_CODES.doorLocked, (v) => fill('event.atDoorRelocked', '{event} at {door} (relocked)', v));
         set(c.doorId, 'locked', null);
       }, momentaryMs);
       t.unref?.();
@@ -149,11 +156,29 @@ export function createDoorIo(opts: {
     if (fault && inp.supervised) {
       if (tampered.has(inputId)) return { ok: true, message: `${inp.name}: line ${reading} already`, entries: [] };
       tampered.add(inputId);
-      const e = journal(door.id, door.name, EVENT_CODES.inputTamper, `: ${inp.name} line ${reading === 'short' ? 'shorted' : 'cut'} (supervised)`, point);
+      const e = journal(
+        door.id,
+        door.name,
+        EVENT_CODES.inputTamper,
+        (v) =>
+          reading === 'short'
+            ? fill('event.inputLineShorted', '{event} at {door}: {input} line shorted (supervised)', { ...v, input: inp.name })
+            : fill('event.inputLineCut', '{event} at {door}: {input} line cut (supervised)', { ...v, input: inp.name }),
+        point,
+      );
       return { ok: true, message: e.message, entries: [e] };
     }
     const entries: JournalEntry[] = [];
-    if (tampered.delete(inputId)) entries.push(journal(door.id, door.name, EVENT_CODES.inputIdle, `: ${inp.name} line restored`, point));
+    if (tampered.delete(inputId))
+      entries.push(
+        journal(
+          door.id,
+          door.name,
+          EVENT_CODES.inputIdle,
+          (v) => fill('event.inputLineRestored', '{event} at {door}: {input} line restored', { ...v, input: inp.name }),
+          point,
+        ),
+      );
     const closed = reading === 'closed' || reading === 'short';
     const active = (inp.normallyClosed ?? true) ? !closed : closed;
     const out = input(inputId, active);
@@ -172,7 +197,13 @@ export function createDoorIo(opts: {
     if (inp.kind === 'exit-button') {
       if (!active) return { ok: true, message: `${inp.name} released`, entries: [] };
       // journaled first, then the strike releases
-      const e = journal(door.id, door.name, EVENT_CODES.inputActive, `: request to exit (${inp.name})`, point);
+      const e = journal(
+        door.id,
+        door.name,
+        EVENT_CODES.inputActive,
+        (v) => fill('event.requestToExit', '{event} at {door}: request to exit ({input})', { ...v, input: inp.name }),
+        point,
+      );
       pulse(door.id);
       return { ok: true, message: e.message, entries: [e] };
     }
@@ -186,14 +217,20 @@ export function createDoorIo(opts: {
       c.held = null;
       if (!c.alarm) return { ok: true, message: `${door.name} closed`, entries: [] };
       c.alarm = null;
-      const e = journal(door.id, door.name, EVENT_CODES.doorClosed, '', doorPoint); // the forced or held alarm returns to normal
+      const e = journal(door.id, door.name, EVENT_CODES.doorClosed, (v) => fill('event.atDoor', '{event} at {door}', v), doorPoint); // the forced or held alarm returns to normal
       return { ok: true, message: e.message, entries: [e] };
     }
     const strike = state(door.id);
     if (strike === 'locked') {
       // opened with no grant, no request to exit and no command that unlocked it
       c.alarm = 'forced';
-      const e = journal(door.id, door.name, EVENT_CODES.doorForcedOpen, ` (${inp.name})`, doorPoint);
+      const e = journal(
+        door.id,
+        door.name,
+        EVENT_CODES.doorForcedOpen,
+        (v) => fill('event.doorOpenedAt', '{event} at {door} ({input})', { ...v, input: inp.name }),
+        doorPoint,
+      );
       return { ok: true, message: e.message, entries: [e] };
     }
     if (strike === 'unlocked-briefly') {
@@ -202,7 +239,13 @@ export function createDoorIo(opts: {
         if (c.held !== t || !c.open) return;
         c.held = null;
         c.alarm = 'held';
-        journal(door.id, door.name, EVENT_CODES.doorHeldOpen, ` (open longer than ${Math.round(door.heldOpenMs / 1000)} s)`, doorPoint);
+        journal(
+          door.id,
+          door.name,
+          EVENT_CODES.doorHeldOpen,
+          (v) => fill('event.doorHeldOpenFor', '{event} at {door} (open longer than {seconds} s)', { ...v, seconds: Math.round(door.heldOpenMs / 1000) }),
+          doorPoint,
+        );
       }, door.heldOpenMs);
       t.unref?.();
       c.held = t;
@@ -222,13 +265,17 @@ export function createDoorIo(opts: {
       const t = door.threat;
       const why =
         door.mode === 'locked-down'
-          ? 'locked down'
+          ? (v: { event: string; door: string }) => fill('event.lockedByRulesLockdown', '{event} at {door} (locked down, as the server’s rules say)', v)
           : t && t.mode === 'locked' && at >= t.from && (t.until === null || at < t.until)
-            ? `threat level ${t.name}`
+            ? (v: { event: string; door: string }) =>
+                fill('event.lockedByRulesThreat', '{event} at {door} (threat level {level}, as the server’s rules say)', {
+                  ...v,
+                  level: t.name,
+                })
             : null;
       const s = strikes.get(door.id);
       if (!why || !s || s.state === 'locked') continue;
-      out.push(journal(door.id, door.name, EVENT_CODES.doorLocked, ` (${why}, as the server's rules say)`));
+      out.push(journal(door.id, door.name, EVENT_CODES.doorLocked, why));
       set(door.id, 'locked', null);
     }
     return out;

@@ -176,13 +176,18 @@ describe('a door wired to an OSDP reader’s relay and inputs', () => {
     pd.setInput(0, 0); // the normally-closed contact's circuit opens: the door is open
     await until('Door forced open journaled', () => journaled(EVENT_CODES.doorForcedOpen).length === 1);
     const forced = await until('Door forced open on the server', async () => {
-      const { rows } = await s.db.query<{ message: string }>(
-        `select message from events where client_id = $1 and event_code = $2 and event_point_id = $3 and id > $4`,
+      const { rows } = await s.db.query<{ message: string; message_code: string | null; message_values: Record<string, unknown> | null }>(
+        `select message, message_code, message_values from events where client_id = $1 and event_code = $2 and event_point_id = $3 and id > $4`,
         [northwind, EVENT_CODES.doorForcedOpen, `door-${door}`, before],
       );
       return rows[0];
     });
-    expect(forced.message).toContain('Server Room');
+    expect(forced.message).toBe('Door forced open at Server Room (Server Room contact)');
+    // said by its key and values (issue 48: the console says it in the operator's language)
+    expect([forced.message_code, forced.message_values]).toEqual([
+      'event.doorOpenedAt',
+      { event: 'Door forced open', door: 'Server Room', input: 'Server Room contact' },
+    ]);
     pd.setInput(0, 1);
     await until('Door closed journaled', () => journaled(EVENT_CODES.doorClosed).length === 1);
     expect(edge.io.isOpen(door)).toBe(false);

@@ -14,6 +14,8 @@
 import {
   EVENT_CODES,
   eventLabel,
+  fill,
+  type Sentence,
   type EdgeCommandResult,
   type EdgeComsetCommand,
   type EdgeReaderStatus,
@@ -23,7 +25,7 @@ import {
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { BAUD_RATES, decodeCard, type Bus } from './osdp';
-import { writeWhole } from './journal';
+import { said, writeWhole } from './journal';
 import type { ReaderStatus } from './osdp/bus';
 import type { ReaderMode } from './doorIo';
 import type { Doors } from './doors';
@@ -133,7 +135,9 @@ export function attachOsdp(bus: Bus, doors: Doors, store: SnapshotStore, opts: O
     });
   };
 
-  const event = (address: number, eventCode: number, what: string) => {
+  /** An event of the reader at `address` journaled: its words a sentence with its key and values (issue 48), made by
+   *  `words` from the event's label and its door's name. */
+  const event = (address: number, eventCode: number, words: (v: { event: string; door: string }) => Sentence) => {
     const r = readerAt(address);
     if (!r || !opts.record) return;
     const door = doorOf(r.doorId)?.name ?? `door ${r.doorId}`;
@@ -143,7 +147,7 @@ export function attachOsdp(bus: Bus, doors: Doors, store: SnapshotStore, opts: O
       sourceName: `${door} reader`,
       pointId: `reader-${r.doorId}`,
       pointName: r.name,
-      message: `${eventLabel(eventCode)} at ${door}: ${what}`.slice(0, 500),
+      ...said(words({ event: eventLabel(eventCode), door })),
     });
   };
 
@@ -203,23 +207,30 @@ export function attachOsdp(bus: Bus, doors: Doors, store: SnapshotStore, opts: O
   });
   bus.on('online', (ev) => {
     log(`OSDP reader ${ev.address} online${ev.secure ? ' (secure channel)' : ''}`);
-    event(ev.address, EVENT_CODES.readerOnline, ev.secure ? 'online, secure channel' : 'online, in the clear');
+    event(ev.address, EVENT_CODES.readerOnline, (v) =>
+      ev.secure
+        ? fill('event.readerOnlineSecure', '{event} at {door}: online, secure channel', v)
+        : fill('event.readerOnlineClear', '{event} at {door}: online, in the clear', v),
+    );
     shown.delete(ev.address); // a reader back from offline or a restart shows nothing of before
     refresh();
   });
   bus.on('offline', (ev) => {
     log(`OSDP reader ${ev.address} offline: ${ev.reason}`);
-    event(ev.address, EVENT_CODES.readerOffline, ev.reason);
+    // the bus's reason is its own English (edge/osdp/bus.ts), carried as a value
+    event(ev.address, EVENT_CODES.readerOffline, (v) => fill('event.readerOfflineWhy', '{event} at {door}: {reason}', { ...v, reason: ev.reason }));
     shown.delete(ev.address);
     report();
   });
   bus.on('tamper', (ev) => {
-    if (ev.active) event(ev.address, EVENT_CODES.readerTamper, 'the reader reports tamper');
+    if (ev.active) event(ev.address, EVENT_CODES.readerTamper, (v) => fill('event.readerReportsTamper', '{event} at {door}: the reader reports tamper', v));
   });
   bus.on('power', (ev) => log(`OSDP reader ${ev.address}: ${ev.failure ? 'power failure reported' : 'power back'}`));
   bus.on('alarm', (ev) => {
     log(`OSDP reader ${ev.address}: secure channel failure: ${ev.reason}`);
-    event(ev.address, EVENT_CODES.readerTamper, `secure channel failure: ${ev.reason}`);
+    event(ev.address, EVENT_CODES.readerTamper, (v) =>
+      fill('event.readerSecureChannelFailure', '{event} at {door}: secure channel failure: {reason}', { ...v, reason: ev.reason }),
+    );
   });
   bus.on('lineError', (ev) => log(`OSDP line: ${ev.message}`));
 
