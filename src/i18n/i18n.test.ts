@@ -430,17 +430,26 @@ describe("the server's sentences with values", () => {
     const literal = serverFiles().flatMap(({ f, text }) => [...text.matchAll(/HttpError\(\d+, `([^`]*)`/g)].map((m) => `${f.split('/server/')[1]}: ${m[1]}`));
     expect(literal.length).toBeGreaterThan(0); // the scan finds them (the transport ones)
     expect(literal.filter((l) => !TRANSPORT.some((re) => re.test(l.split(': ').slice(1).join(': '))))).toEqual([]);
+    // the access engine's "Why?" steps (access/engine.ts, schedule.ts): a step's detail is a sentence made by fill(), never
+    // a literal or a template, which the console could only show in English
+    const access = serverFiles('access');
+    expect(access.reduce((n, { text }) => n + [...text.matchAll(/\b(?:detail:|deny\(|pass\()/g)].length, 0)).toBeGreaterThan(30);
+    const worded = access.flatMap(({ f, text }) =>
+      [...text.matchAll(/\b(?:detail:|deny\([^,()]+,[^,()]+,|pass\([^,()]+,)\s*([`'"][^\n]*)/g)].map((m) => `${f.split('/access/')[1]}: ${m[1].slice(0, 60)}`),
+    );
+    expect(worded).toEqual([]);
   });
 
-  // every fill('key', 'template', …) of server/ and of the edge controller (edge/: its events reach the console through
-  // the device interface), read from the code: a key in the catalogue's scheme, one template a key, and its zh-CN with
-  // the same placeholders (issue 48: the console says the sentence by its key, never parsing English)
-  const sayers = () => [...serverFiles(), ...serverFiles('edge')];
+  // every fill('key', 'template', …) of server/, of the edge controller (edge/: its events reach the console through
+  // the device interface) and of the access engine (access/: the "Why?" steps' details), read from the code: a key in
+  // the catalogue's scheme, one template a key, and its zh-CN with the same placeholders (issue 48: the console says the
+  // sentence by its key, never parsing English)
+  const sayers = () => [...serverFiles(), ...serverFiles('edge'), ...serverFiles('access')];
   const filled = () => {
     const out: { key: string; template: string; where: string }[] = [];
     for (const { f, text } of sayers())
-      for (const m of text.matchAll(/\bfill\(\s*'([^'\\]+)',\s*'([^'\\]+)'/g))
-        out.push({ key: m[1], template: m[2], where: f.split(/\/(?=server\/|edge\/)/)[1] });
+      for (const m of text.matchAll(/\bfill\(\s*'([^'\\]+)',\s*(?:'([^'\\]+)'|"([^"\\]+)")/g))
+        out.push({ key: m[1], template: m[2] ?? m[3], where: f.split(/\/(?=server\/|edge\/|access\/)/)[1] });
     return out;
   };
   const names = (t: string) => [...new Set([...t.matchAll(/\{(\w+)\}/g)].map((m) => m[1]))].sort().join();
@@ -454,7 +463,14 @@ describe("the server's sentences with values", () => {
     expect(all.length).toBe(calls);
     expect(all.length).toBeGreaterThanOrEqual(30);
     expect(all.filter((s) => s.where.startsWith('edge/')).length).toBeGreaterThanOrEqual(4); // the edge's are read too
-    const sentences = [...all, ...DOOR_COMMAND_REFUSALS.map((r) => ({ key: r.code, template: `{door} ${r.reason}`, where: 'contract/doors.ts' }))];
+    expect(all.filter((s) => s.where.startsWith('access/')).length).toBeGreaterThanOrEqual(40); // and the engine's
+    // a card format's reasons, inside the "Why?" step of a card no format decodes (contract/cardFormat.ts's own table)
+    const { DECODE_WHYS } = await import('../../contract/cardFormat');
+    const sentences = [
+      ...all,
+      ...DOOR_COMMAND_REFUSALS.map((r) => ({ key: r.code, template: `{door} ${r.reason}`, where: 'contract/doors.ts' })),
+      ...Object.entries(DECODE_WHYS).map(([key, template]) => ({ key, template, where: 'contract/cardFormat.ts' })),
+    ];
     expect(sentences.filter((s) => !SENTENCE_KEY.test(s.key)).map((s) => `${s.where}: ${s.key}`)).toEqual([]);
     const templateOf = new Map<string, string>();
     for (const s of sentences) expect([s.key, templateOf.get(s.key) ?? s.template]).toEqual([s.key, templateOf.set(s.key, s.template).get(s.key)]);
@@ -532,6 +548,68 @@ describe("the server's sentences with values", () => {
     expect(zh(fill('board.pointTaken', 'is already taken on this board (by {name})', { name: 'Lobby strike' }))).toBe('此板上的该点已被占用（Lobby strike）');
     expect(zh({ message: 'is required on a board' })).toBe('接到板上时为必填项');
     expect(zh({ message: 'is an elevator board: wire it to a reader interface or an I/O board' })).toBe('是电梯板：请接到读卡器接口或 I/O 板');
+  });
+
+  it('the "Why?" of a decision is said in Chinese step by step, each detail by its key with its values in place (issue 48)', async () => {
+    await loadLocale('zh-CN');
+    const { decide, EMPTY_STATE } = await import('../../access/engine');
+    const { SpecialCalendar } = await import('../../access/schedule');
+    const { STANDARD_FORMATS } = await import('../../contract/cardFormat');
+    const { stepDetail } = await import('../screens/configure/WhyDrawer');
+    const credential = { id: 1, identityId: 7, number: '4242', facilityCode: null, status: 'active', validFrom: null, validTo: null };
+    const index = {
+      timeZone: 'UTC',
+      credentials: new Map([['4242', credential]]),
+      identities: new Map([[7, { id: 7, name: 'Nurul', status: 'active', validFrom: null, validTo: null, pin: null }]]),
+      doors: new Map([
+        [1, { id: 1, name: 'Lab', mode: 'card' as const, formatIds: [26, 34], entryZoneId: null, exitZoneId: null, interlockIds: [], qrSecret: null }],
+      ]),
+      groupsOf: new Map([[7, [3]]]),
+      groups: new Map([[3, { id: 3, name: 'Staff', doors: new Map([[1, 5]]) }]]),
+      schedules: new Map([[5, { id: 5, name: 'Office hours', windows: [{ day: 1, start: '08:00', end: '18:00' }], special: {} }]]),
+      calendar: new SpecialCalendar([]),
+      zones: new Map(),
+      interlocks: new Map(),
+      formats: new Map([
+        [26, { id: 26, ...STANDARD_FORMATS[0] }],
+        [34, { id: 34, ...STANDARD_FORMATS[1] }],
+      ]),
+      qrPeriodS: 30,
+    };
+    // Monday 23 November 2026, 20:00 UTC: after Office hours
+    const at = Date.parse('2026-11-23T20:00:00Z');
+    const late = decide(index, EMPTY_STATE, { doorId: 1, at, presented: { kind: 'card', number: '4242' } });
+    expect(late.reason).toBe('outside-schedule');
+    expect(late.steps.map((s) => stepDetail(s, 'zh-CN'))).toEqual([
+      '凭证 4242 有效',
+      'Nurul 有效',
+      'Lab：仅刷卡',
+      '门禁组：Staff',
+      'Staff：Office hours 在星期一：08:00–18:00',
+    ]);
+    // English as it was, for the logs and the API
+    expect(late.steps.map((s) => stepDetail(s, 'en'))).toEqual([
+      'credential 4242 is active',
+      'Nurul is active',
+      'Lab: card only',
+      'Staff',
+      'Staff: Office hours on Monday: 08:00–18:00',
+    ]);
+    // a word among the values said in the language (the credential's state)
+    const suspended = decide({ ...index, credentials: new Map([['4242', { ...credential, status: 'suspended' }]]) }, EMPTY_STATE, {
+      doorId: 1,
+      at,
+      presented: { kind: 'card', number: '4242' },
+    });
+    expect(stepDetail(suspended.steps.at(-1)!, 'zh-CN')).toBe('凭证 4242 已暂停');
+    // a card no format of the reader decodes: each format's reason by its own key, the next inside it
+    const raw = decide(index, EMPTY_STATE, { doorId: 1, at, presented: { kind: 'raw', bits: '0101' } });
+    expect(raw.steps.at(-1)!.detail).toBe('Wiegand 26 (H10301): 4 bits, Wiegand 26 (H10301) has 26; Wiegand 34: 4 bits, Wiegand 34 has 34');
+    expect(stepDetail(raw.steps.at(-1)!, 'zh-CN')).toBe('Wiegand 26 (H10301)：4 位，Wiegand 26 (H10301) 为 26 位；Wiegand 34：4 位，Wiegand 34 为 34 位');
+    // a chain an edge sent up (no key) is said as its English
+    expect(stepDetail({ check: 'schedule', ok: false, detail: 'Staff: Office hours on Monday: 08:00–18:00' }, 'zh-CN')).toBe(
+      'Staff: Office hours on Monday: 08:00–18:00',
+    );
   });
 
   it('are said in Chinese by their key, values filled in and translated when they are words the console knows', async () => {
