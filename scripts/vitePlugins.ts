@@ -3,8 +3,8 @@
 //     all 2,121 icons per size (about 300 KB each) the first time any icon is drawn, and until then it draws the icon
 //     font. This plugin finds the icon names the console's sources give (`icon="…"`, `icon: '…'`, `rightIcon={…}`,
 //     `'…' as IconName`), plus every quoted icon name of the files that hold icons as data (ICON_DATA_FILES: the
-//     route table passes them positionally), and offers exactly those paths, both sizes, as `virtual:blueprint-icons`; src/app/icons.ts
-//     hands them to Blueprint before the first render. A name the scan cannot see (built at run time) still works:
+//     route table passes them positionally), and offers exactly those paths as `virtual:blueprint-icons` (16 px) and
+//     `virtual:blueprint-icons/20` (20 px, loaded later); src/app/icons.ts hands the 16 px ones to Blueprint before the first render. A name the scan cannot see (built at run time) still works:
 //     it falls back to Blueprint's own per-size chunk.
 //   precompress(): writes a brotli (quality 11, the smallest) and a gzip (level 9) copy beside every compressible file of the
 //     build, which the server sends as they are (server/http/static.ts), so no request pays for compression.
@@ -101,17 +101,23 @@ export const IconNames = new Proxy({}, {
 `;
 }
 
+/** The 20 px paths, a module of their own (issue 48): the console's first screen draws 16 px icons, so a cold load
+ *  fetches those and src/app/icons.ts asks for this one after the opening screen is read, or when a large icon is drawn. */
+const VIRTUAL_20 = 'virtual:blueprint-icons/20';
+
 export function blueprintIcons(roots: string[]): Plugin {
+  const sizes: Record<string, 16 | 20> = { ['\0' + VIRTUAL]: 16, ['\0' + VIRTUAL_20]: 20 };
   return {
     name: 'gatehouse:blueprint-icons',
-    resolveId: (id) => (id === VIRTUAL ? '\0' + VIRTUAL : null),
+    resolveId: (id) => (id === VIRTUAL || id === VIRTUAL_20 ? '\0' + id : null),
     load(id) {
       if (ICON_NAMES_MODULE.test(id)) return iconNamesModule();
-      if (id !== '\0' + VIRTUAL) return null;
+      const size = sizes[id];
+      if (!size) return null;
       for (const root of roots) for (const f of sourceFiles(root)) this.addWatchFile(f);
       const names = usedIconNames(roots);
-      const imports = names.flatMap((n, i) => [16, 20].map((s) => `import i${i}_${s} from ${JSON.stringify(join(pathsDir(s as 16 | 20), `${n}.js`))};`));
-      const entries = names.map((n, i) => `  ${JSON.stringify(n)}: [i${i}_16, i${i}_20],`);
+      const imports = names.map((n, i) => `import i${i} from ${JSON.stringify(join(pathsDir(size), `${n}.js`))};`);
+      const entries = names.map((n, i) => `  ${JSON.stringify(n)}: i${i},`);
       return `${imports.join('\n')}\nexport const ICON_PATHS = {\n${entries.join('\n')}\n};\n`;
     },
   };

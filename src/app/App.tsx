@@ -6,6 +6,7 @@ import { useSelector } from '@xstate/react';
 import { selectClientId, selectHeldPrivileges, selectIsRestoring, selectIsSignedIn, selectSignedOutOnPurpose } from '../../machines/session.selectors';
 import { ErrorBoundary } from './ErrorBoundary';
 import { Feedback } from './Feedback';
+import { OpeningScreenShown } from './OpeningScreenShown';
 import { guard, matchRoute, openingScreens, pageTitle } from './guard';
 import { DASHBOARD, LOGIN } from './routeTable';
 import { RouteContext } from './RouteContext';
@@ -19,7 +20,7 @@ import { consoleWiring } from '../system/wiring';
 import { useTourAtSignIn } from './useTourAtSignIn';
 import { useTimeAndLanguageSync } from './useTimeAndLanguageSync';
 import { routeTitle, tx, useLocale } from '../i18n';
-import { installIcons } from './icons';
+import { installIcons, installLargeIcons } from './icons';
 
 // the one place the shell gives the hooks (and so the views) the console's wiring, before the first render (issue 28)
 wireConsole(consoleWiring);
@@ -27,6 +28,8 @@ wireConsole(consoleWiring);
 /** Settles when the console may render (src/main.tsx waits for it): the icons are ready before the first render, so
  *  none is drawn with the icon font first. */
 export const consoleReady: Promise<void> = installIcons().catch(() => undefined);
+// issue 48: the large icons once the opening screen has what it reads (src/app/icons.ts)
+void consoleWiring.openingScreenRead.then(installLargeIcons).catch(() => undefined);
 
 // Issue 48: the screen the console opens on (the dashboard, most often) is asked for with the console's code, not
 // after the shell's first render found it missing: its chunk arrives while the shell renders.
@@ -99,6 +102,7 @@ function GuardedView() {
       <Suspense fallback={<FullPageSpinner />}>
         <ErrorBoundary where={routeTitle(route)} key={location.pathname}>
           <Screen />
+          <OpeningScreenShown />
         </ErrorBoundary>
       </Suspense>
     </RouteContext.Provider>

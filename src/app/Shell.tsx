@@ -10,6 +10,7 @@ import { readSidebarOpen, readSize, writeSidebarOpen, writeSize, type UiSize } f
 import { ErrorBoundary } from './ErrorBoundary';
 import { canOpen, matchRoute } from './guard';
 import { Header } from './Header';
+import { OpeningScreenShown } from './OpeningScreenShown';
 import { RouteContext, type RouteInfo } from './RouteContext';
 import { SCREENS } from './screens';
 import { SettingsDrawer } from './SettingsDrawer';
@@ -149,6 +150,7 @@ function View({ info, active }: { info: RouteInfo; active: boolean }) {
         <ErrorBoundary where={routeTitle(info.route)}>
           <Suspense fallback={<FullPageSpinner />}>
             <Screen />
+            <OpeningScreenShown />
           </Suspense>
         </ErrorBoundary>
       </RouteContext.Provider>

@@ -2,19 +2,36 @@
 // the bundle (`virtual:blueprint-icons`, scripts/vitePlugins.ts) and handed to Blueprint before the first render, so
 // an <Icon> draws its SVG at once instead of the icon font. A name given only at run time falls back to Blueprint's
 // own loader (one chunk per size, fetched the first time such an icon is drawn).
+// Issue 48: the 16 px paths come with the console; the 20 px ones (`virtual:blueprint-icons/20`, a chunk of their
+// own) once the opening screen is read (installLargeIcons), or at the first large icon drawn before that.
 import { Icons, IconSize, type IconName, type IconPaths } from '@blueprintjs/icons';
 import { ICON_PATHS } from 'virtual:blueprint-icons';
 
+let large: Promise<Record<string, IconPaths>> | null = null;
+/** The 20 px paths, asked for once (a failed fetch is tried again next time). */
+const largePaths = () =>
+  (large ??= import('virtual:blueprint-icons/20').then(
+    (m) => m.ICON_PATHS,
+    (e: unknown) => {
+      large = null;
+      throw e;
+    },
+  ));
+
 async function load(name: IconName, size: IconSize): Promise<IconPaths> {
-  const pair = ICON_PATHS[name];
-  if (pair) return pair[size < IconSize.LARGE ? 0 : 1];
+  const paths = size < IconSize.LARGE ? ICON_PATHS[name] : (await largePaths())[name];
+  if (paths) return paths;
   const { splitPathsBySizeLoader } = await import('@blueprintjs/icons/lib/esm/paths-loaders/splitPathsBySizeLoader');
   return splitPathsBySizeLoader(name, size);
 }
 
-/** Installs the loader and loads the bundled icons in both sizes (microtasks only: no request). */
+/** Installs the loader and loads the bundled 16 px icons (microtasks only: no request). */
 export async function installIcons(): Promise<void> {
   Icons.setLoaderOptions({ loader: load });
-  const names = Object.keys(ICON_PATHS) as IconName[];
-  await Promise.all([Icons.load(names, IconSize.STANDARD), Icons.load(names, IconSize.LARGE)]);
+  await Icons.load(Object.keys(ICON_PATHS) as IconName[], IconSize.STANDARD);
+}
+
+/** Loads the bundled 20 px icons (one request). */
+export async function installLargeIcons(): Promise<void> {
+  await Icons.load(Object.keys(await largePaths()) as IconName[], IconSize.LARGE);
 }

@@ -31,7 +31,8 @@ import { notify } from './notices';
 import { startWakeCheck } from './wake';
 import { createCompanionTransport } from '../transport/companion';
 import { createCardConnectorTransport } from '../transport/cardConnector';
-import { createStompConnection } from '../transport/stomp';
+import { createStompConnection, loadLiveLibrariesAfter } from '../transport/stomp';
+import { followOpeningRead, openingScreenRead, openingScreenStarted } from './openingScreen';
 import { startAlarmNotices } from './alarmNotices';
 import { viewLogic } from './logic';
 import { mfaSignInLogic, passkeySignInLogic } from './mfaLogic';
@@ -210,6 +211,7 @@ export function openViewActor(label: string, input: unknown): AnyActorRef {
   views.send({ type: 'view.open', id, input });
   const actor = views.system.get(id) as AnyActorRef | undefined;
   if (!actor) throw new Error(`The view actor '${id}' did not open: no logic is registered under '${label}' (src/system/logic.ts).`);
+  followOpeningRead(actor);
   return actor;
 }
 
@@ -242,6 +244,9 @@ export function getSystem(): GatehouseSystem {
         inspector(e);
       }
     : recorder;
+  // issue 48: the live connection's libraries come after what the opening screen reads (./openingScreen.ts)
+  loadLiveLibrariesAfter(openingScreenRead);
+  openingScreenStarted();
   const root = createGatehouseSystem(browserImpl(), { inspect: observe });
   system = root;
   // The token and client of this tab's session, not the stored ones: another tab of this browser may have switched

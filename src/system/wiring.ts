@@ -7,6 +7,7 @@ import { notices$, notify } from './notices';
 import { alarmSound } from './alarmNotices';
 import { closeViewActor, getJournal, getSystem, openViewActor, reportUiError } from './browser';
 import { viewLogic } from './logic';
+import { openingScreenRead, openingScreenShown } from './openingScreen';
 
 export const consoleWiring = {
   getSystem,
@@ -22,6 +23,10 @@ export const consoleWiring = {
   reportUiError,
   /** This console's journal so far, one event a line (the replay screen's export). */
   journalNdjson: (): string => getJournal().toNdjson(),
+  /** The shell drew the console's opening screen (issue 48: the live connection's libraries may load). */
+  openingScreenShown,
+  /** Settles once the opening screen has what it reads first (what is not needed to draw it loads after). */
+  openingScreenRead,
 };
 
 declare module '../hooks/wiring' {

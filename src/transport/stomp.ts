@@ -81,9 +81,17 @@ export const createStompConnection = (held: () => ReadonlySet<string>) =>
 type SockJSConstructor = typeof import('sockjs-client');
 type Libraries = [typeof import('@stomp/stompjs'), { default: SockJSConstructor }];
 let libraries: Promise<Libraries> | null = null;
+/** Issue 48: the libraries (18 KB compressed) are asked for once this settles, so a cold load of the console fetches
+ *  what its opening screen draws first and the live connection after it (src/system/browser.ts holds it). */
+let librariesWait: Promise<unknown> = Promise.resolve();
+/** The first connection loads its libraries once `until` settles (either way). */
+export function loadLiveLibrariesAfter(until: Promise<unknown>): void {
+  librariesWait = until.catch(() => undefined);
+}
 /** Loaded once, on the first connection; a failed load is tried again on the next one. */
 function loadLibraries() {
-  const loading: Promise<Libraries> = libraries ?? Promise.all([import('@stomp/stompjs'), import('sockjs-client') as Promise<{ default: SockJSConstructor }>]);
+  const loading: Promise<Libraries> =
+    libraries ?? librariesWait.then(() => Promise.all([import('@stomp/stompjs'), import('sockjs-client') as Promise<{ default: SockJSConstructor }>]));
   libraries = loading;
   loading.catch(() => {
     libraries = null;
