@@ -25,8 +25,9 @@ export type StrikeState = 'locked' | 'unlocked' | 'unlocked-briefly';
 export type ReaderMode = Mode | 'offline';
 
 export type DoorIo = ReturnType<typeof createDoorIo>;
-/** An input's line as the I/O board reads it: closed or open; shorted or cut (told apart on a supervised line). */
-export type CircuitReading = 'closed' | 'open' | 'short' | 'cut';
+/** An input's line as the I/O board reads it: closed or open; shorted, cut or of no known resistance (a fault: tampered
+ *  with), which only a supervised line tells apart (OSDP 2.2's ISTATR 2, 3 and 4, edge/osdpIo.ts). */
+export type CircuitReading = 'closed' | 'open' | 'short' | 'cut' | 'fault';
 
 /** What an input change did at its door: the events journaled for it (none for an ordinary opening or closing). */
 export interface InputOutcome {
@@ -145,14 +146,15 @@ export function createDoorIo(opts: {
    * closed input is active when its circuit opens, a normally open one when it closes. A supervised line shorted or cut
    * is Input tamper (2003, an alarm on the input's point) and says nothing of the door; read right again it is Input
    * idle (2000), which returns that alarm to normal, and the reading counts again. On a line that is not supervised a
-   * short reads as closed and a cut as open (the board cannot tell them apart), as on real panels.
+   * short reads as closed and a cut as open (the board cannot tell them apart), as on real panels, and a fault (a
+   * resistance of no known state) as nothing: the door's state is not known from it.
    */
   function circuit(inputId: number, reading: CircuitReading): InputOutcome {
     const door = opts.store.held?.snapshot.doors.find((d) => d.inputs.some((i) => i.id === inputId));
     const inp = door?.inputs.find((i) => i.id === inputId);
     if (!door || !inp) return { ok: false, message: `input ${inputId} is not a door contact or exit button of this controller`, entries: [] };
     const point = { id: `input-${inputId}`, name: inp.name };
-    const fault = reading === 'short' || reading === 'cut';
+    const fault = reading === 'short' || reading === 'cut' || reading === 'fault';
     if (fault && inp.supervised) {
       if (tampered.has(inputId)) return { ok: true, message: `${inp.name}: line ${reading} already`, entries: [] };
       tampered.add(inputId);
@@ -163,11 +165,15 @@ export function createDoorIo(opts: {
         (v) =>
           reading === 'short'
             ? fill('event.inputLineShorted', '{event} at {door}: {input} line shorted (supervised)', { ...v, input: inp.name })
-            : fill('event.inputLineCut', '{event} at {door}: {input} line cut (supervised)', { ...v, input: inp.name }),
+            : reading === 'cut'
+              ? fill('event.inputLineCut', '{event} at {door}: {input} line cut (supervised)', { ...v, input: inp.name })
+              : fill('event.inputLineFault', '{event} at {door}: {input} line fault (supervised)', { ...v, input: inp.name }),
         point,
       );
       return { ok: true, message: e.message, entries: [e] };
     }
+    // a fault says nothing of open or closed on a line that is not supervised: the state is not known until it reads again
+    if (reading === 'fault') return { ok: true, message: `${inp.name}: line fault, its state unknown (not supervised)`, entries: [] };
     const entries: JournalEntry[] = [];
     if (tampered.delete(inputId))
       entries.push(

@@ -254,3 +254,45 @@ describe('osdpIo on a real line', () => {
     expect([...driver.boards()]).toEqual([]);
   });
 });
+
+describe('osdpIo: the input status values of OSDP 2.2 (Table 52)', () => {
+  it('a supervised contact cut (3) or at fault (4) is one tamper; unknown (5) and a vendor value feed nothing until the board says 0 or 1', async () => {
+    const supervised = door({
+      inputs: [{ id: CONTACT, name: 'Lab contact', kind: 'door-contact', normallyClosed: true, supervised: true, at: { address: ADDRESS, point: 0 } }],
+    });
+    const { pd, io, logs, events } = await setup([supervised]);
+    await until('the inputs read', () => pd.seen.commands.includes(Command.ISTAT));
+    pd.setInput(0, 3);
+    await until('the cut line a tamper', () => events(EVENT_CODES.inputTamper).length === 1);
+    expect(events(EVENT_CODES.inputTamper)[0].messageCode).toBe('event.inputLineCut');
+    pd.setInput(0, 4); // a fault while the tamper stands: the same alarm, not a second one
+    pd.setInput(0, 5); // unknown: nothing fed, said
+    await until('unknown said', () =>
+      logs.some((l) => l === `OSDP board ${ADDRESS}: Lab contact (Lab) on input 0 reads unknown (5): nothing is fed until it is known`),
+    );
+    pd.setInput(0, 0x80); // a vendor's value: nothing OSDP defines
+    await until('the vendor value said', () => logs.some((l) => l.endsWith('on input 0 reads 128, no state OSDP defines: nothing is fed until it is known')));
+    expect(events(EVENT_CODES.inputTamper)).toHaveLength(1);
+    expect(events(EVENT_CODES.inputIdle)).toHaveLength(0);
+    // 0: the normally closed contact's circuit open, read right: the line restored, then the door open while locked
+    pd.setInput(0, 0);
+    await until('Door forced open', () => events(EVENT_CODES.doorForcedOpen).length === 1);
+    expect(events(EVENT_CODES.inputIdle).map((e) => e.messageCode)).toEqual(['event.inputLineRestored']);
+    expect(io.isOpen(DOOR)).toBe(true);
+  });
+
+  it('on a contact that is not supervised a short (2) reads as closed, a cut (3) as open, a fault (4) as nothing', async () => {
+    const { pd, io, events } = await setup([door()]);
+    await until('the inputs read', () => pd.seen.commands.includes(Command.ISTAT));
+    pd.setInput(0, 3); // cut: the circuit open, the normally closed contact open while locked
+    await until('Door forced open', () => events(EVENT_CODES.doorForcedOpen).length === 1);
+    pd.setInput(0, 2); // short: closed
+    await until('Door closed', () => events(EVENT_CODES.doorClosed).length === 1);
+    pd.setInput(0, 4); // a fault: the door's state not known from it, nothing fed
+    pd.setInput(1, 1); // the exit button pressed after it, so the fault was read before it
+    await until('the request to exit', () => events(EVENT_CODES.inputActive).length === 1);
+    expect(io.isOpen(DOOR)).toBe(false);
+    expect(events(EVENT_CODES.inputTamper)).toHaveLength(0);
+    expect(events(EVENT_CODES.doorForcedOpen)).toHaveLength(1);
+  });
+});

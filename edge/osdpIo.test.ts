@@ -295,4 +295,46 @@ describe('an I/O board at OSDP address 126', () => {
     io.setInput(0, 1);
     await until('Door closed', () => edge.journal.all().some((e) => e.eventCode === EVENT_CODES.doorClosed && e.sourceId === `door-${other.door}`));
   });
+
+  // OSDP 2.2's input status values (Table 52): 2 shorted, 3 cut (open circuit), 4 a fault, 5 unknown; 2.1.7's boards say
+  // 0 and 1 only. A supervised input's line read so is Input tamper on the server, returned to normal once it reads right
+  it('a supervised contact on the board: its line cut (3), shorted (2) or at fault (4) is Input tamper on the server, and says nothing of the door', async () => {
+    ok(await put(inputsResource, other.contact, { supervised: true }));
+    await until(
+      'the snapshot says the contact is supervised',
+      () => edge.store.held?.snapshot.doors.find((d) => d.id === other.door)?.inputs.find((i) => i.id === other.contact)?.supervised,
+    );
+    const forced = () => edge.journal.all().filter((e) => e.eventCode === EVENT_CODES.doorForcedOpen && e.sourceId === `door-${other.door}`).length;
+    const forcedBefore = forced();
+    const onServer = async (code: number, after: number) =>
+      (
+        await s.db.query<{ message_code: string | null; message_values: Record<string, unknown> | null }>(
+          `select message_code, message_values from events where client_id = $1 and event_code = $2 and event_point_id = $3 and id > $4 order by id`,
+          [northwind, code, `input-${other.contact}`, after],
+        )
+      ).rows;
+    const contactName = edge.store.held!.snapshot.doors.find((d) => d.id === other.door)!.inputs.find((i) => i.id === other.contact)!.name;
+    for (const [state, key] of [
+      [3, 'event.inputLineCut'],
+      [2, 'event.inputLineShorted'],
+      [4, 'event.inputLineFault'],
+    ] as const) {
+      const before = Number((await s.db.query<{ id: number }>('select coalesce(max(id), 0) as id from events')).rows[0].id);
+      io.setInput(0, state);
+      const [tamper] = await until(`Input tamper on the server for ${state}`, async () => {
+        const rows = await onServer(EVENT_CODES.inputTamper, before);
+        return rows.length ? rows : undefined;
+      });
+      expect(tamper).toEqual({ message_code: key, message_values: { event: 'Input tamper', door: other.name, input: contactName } });
+      io.setInput(0, 1); // read right again: closed, as a normally closed contact at rest
+      const [idle] = await until(`Input idle on the server after ${state}`, async () => {
+        const rows = await onServer(EVENT_CODES.inputIdle, before);
+        return rows.length ? rows : undefined;
+      });
+      expect(idle.message_code).toBe('event.inputLineRestored');
+    }
+    // a cut line is not the door opening: no Door forced open came of it
+    expect(forced()).toBe(forcedBefore);
+    expect(edge.io.isOpen(other.door)).toBe(false);
+  });
 });

@@ -8,11 +8,15 @@
 // - the board's inputs (ISTATR, the reply to a POLL when one changed, or to the ISTAT sent when the board comes online
 //   or the wiring changed): each wired input whose state changed is fed to doorIo's `circuit`, 1 as the circuit closed
 //   and 0 open (a normally-closed point is active when open: doorIo reads it as wired). Door forced open, a request to
-//   exit and the rest follow from there, as for any input;
+//   exit and the rest follow from there, as for any input. A board that supervises its lines (end-of-line resistors)
+//   says more, as OSDP 2.2's input status values (Table 52) have it: 2 the line shorted, 3 cut (open circuit), 4 a fault
+//   (a resistance of no known state: tampered with), 5 unknown (not settled yet); a short, cut or fault is fed as such
+//   (on an input wired *Supervised* an Input tamper, doorIo.ts), an unknown state feeds nothing until it is known;
+//   2.1.7's boards say only 0 and 1, and so give no supervision (docs/EDGE.md);
 // - a board going offline: its inputs are unknown until it is back (said in the log); nothing is fed, so a lost board
 //   raises no Door forced open; back online, its inputs are asked again and its strikes set again.
 import type { Bus } from './osdp';
-import type { DoorIo } from './doorIo';
+import type { CircuitReading, DoorIo } from './doorIo';
 import type { SnapshotStore } from './snapshot';
 
 /** osdp_OUT's control codes (§6.8) that the strike uses. */
@@ -22,6 +26,9 @@ const OUT_TEMPORARY_ON = 5;
 const OUT_TEMPORARY_OFF = 6;
 /** OUT's timer is in 100 ms and 16 bits */
 const OUT_TIMER_MAX = 0xffff;
+/** ISTATR's values (OSDP 2.2 Table 52; 2.1.7 has 0 and 1 only) as the circuit doorIo reads; 5 (unknown) and the
+ *  reserved and vendor values (6-255) are none: nothing is fed */
+const READINGS: readonly CircuitReading[] = ['open', 'closed', 'short', 'cut', 'fault'];
 
 interface WiredInput {
   id: number;
@@ -38,7 +45,7 @@ export function boardAddresses(store: SnapshotStore): Set<number> {
 
 export function attachOsdpIo(bus: Bus, io: DoorIo, store: SnapshotStore, opts: { log?: (m: string) => void } = {}) {
   const log = opts.log ?? (() => {});
-  /** the state last fed to doorIo per input id (none: unknown, fed whatever it reads next) */
+  /** the value last read per input id, fed to doorIo when it is a state (none: unknown, fed whatever it reads next) */
   const fed = new Map<number, number>();
   let wiredAs = '';
 
@@ -85,7 +92,15 @@ export function attachOsdpIo(bus: Bus, io: DoorIo, store: SnapshotStore, opts: {
       }
       if (fed.get(i.id) === state) continue;
       fed.set(i.id, state);
-      const out = io.circuit(i.id, state ? 'closed' : 'open');
+      const reading = READINGS[state];
+      if (!reading) {
+        // not known yet (5), or a value the standard keeps for later or a vendor's: nothing fed until it says more
+        log(
+          `OSDP board ${address}: ${i.name} (${i.doorName}) on input ${i.point} reads ${state === 5 ? 'unknown (5)' : `${state}, no state OSDP defines`}: nothing is fed until it is known`,
+        );
+        continue;
+      }
+      const out = io.circuit(i.id, reading);
       if (out.entries.length) log(`OSDP board ${address} input ${i.point}: ${out.message}`);
     }
   });

@@ -97,6 +97,7 @@ export const zhSentences: Record<string, string> = {
   // the edge's doors (edge/doorIo.ts: strikes, contacts, exit buttons, supervised lines) and OSDP readers (edge/readers.ts)
   'event.inputLineShorted': '{door}：{event}：{input} 线路短路（受监控线路）',
   'event.inputLineCut': '{door}：{event}：{input} 线路断开（受监控线路）',
+  'event.inputLineFault': '{door}：{event}：{input} 线路故障（受监控线路）',
   'event.inputLineRestored': '{door}：{event}：{input} 线路已恢复',
   'event.requestToExit': '{door}：{event}：请求出门（{input}）',
   'event.doorOpenedAt': '{door}：{event}（{input}）',
