@@ -1,5 +1,6 @@
 // The alarms machine's context (machines/alarms.ts), apart so that its invariants (alarms.invariants.ts) read it without
 // importing the machine that imports them.
+import type { Sentence } from '../contract/messages';
 import type { Event } from '../contract';
 import type { ForwardTargets, Raising } from './alarms.management';
 import type { NoticeBoard } from './alarms.notices';
@@ -12,7 +13,7 @@ export interface AlarmsContext {
   serverCount: number | null;
   /** Facts heard while the REST snapshot was in flight, re-applied on top of it. */
   pending: AlarmFact[];
-  error: string | null;
+  error: string | Sentence | null;
   /** False until the first open list of this sign-in arrived: what was open before the console connected is not news. */
   baselined: boolean;
   /** Epoch ms when this sign-in (or restored session, or client) began: alarms raised since are news in the first list. */

@@ -4,7 +4,7 @@
 // It also decides what the operator is told of new alarms (issue 10): the board of alarm notices the shell shows.
 import { assign, emit, enqueueActions, setup, stateIn, type ActorRefFrom, type SnapshotFrom } from 'xstate';
 import { ALARM_NOTICE_GATHER_MS, NOTIFICATION_MS, eventPointIdOf, sameId, type AcknowledgeUpdate, type AlarmAction, type Event } from '../contract';
-import { errorText, notProvided } from './notProvided';
+import { errorSaid, notProvided } from './notProvided';
 import type { AlarmFact, AlarmFacts } from './socket';
 import { applyChange, keepRaisings, type ForwardRequest, type ForwardTargets, type Forwarded, type ShelveRequest, type Shelved } from './alarms.management';
 import { invariants } from './alarms.invariants';
@@ -345,7 +345,7 @@ export const alarmsMachine = alarmsSetup.createMachine({
             id: 'loadAlarms',
             src: 'loadAlarms',
             onDone: { target: 'live', actions: replaceWith((e) => e.output) },
-            onError: { target: 'live', actions: assign(({ event }) => ({ pending: [], error: errorText(event.error, 'Could not load the open alarms') })) },
+            onError: { target: 'live', actions: assign(({ event }) => ({ pending: [], error: errorSaid(event.error, 'Could not load the open alarms') })) },
           },
         },
       },
@@ -381,7 +381,7 @@ export const alarmsMachine = alarmsSetup.createMachine({
               }),
               'forwarded',
             ),
-            onError: { target: 'ready', actions: assign(({ event }) => ({ error: errorText(event.error, 'Could not forward the alarm') })) },
+            onError: { target: 'ready', actions: assign(({ event }) => ({ error: errorSaid(event.error, 'Could not forward the alarm') })) },
           },
         },
         shelving: {
@@ -395,7 +395,7 @@ export const alarmsMachine = alarmsSetup.createMachine({
               return request;
             },
             onDone: outcome((e) => ({ type: 'alarm.actioned', action: { eventPointId: e.output.pointId, process: false, change: 'shelved' } }), 'shelved'),
-            onError: { target: 'ready', actions: assign(({ event }) => ({ error: errorText(event.error, 'Could not shelve the source') })) },
+            onError: { target: 'ready', actions: assign(({ event }) => ({ error: errorSaid(event.error, 'Could not shelve the source') })) },
           },
         },
         readingTargets: {
@@ -405,7 +405,7 @@ export const alarmsMachine = alarmsSetup.createMachine({
             id: 'loadForwardTargets',
             src: 'loadForwardTargets',
             onDone: { target: 'ready', actions: assign(({ event }) => ({ targets: event.output })) },
-            onError: { target: 'ready', actions: assign(({ event }) => ({ error: errorText(event.error, 'Could not read whom to forward to') })) },
+            onError: { target: 'ready', actions: assign(({ event }) => ({ error: errorSaid(event.error, 'Could not read whom to forward to') })) },
           },
         },
         acknowledging: {
@@ -418,7 +418,7 @@ export const alarmsMachine = alarmsSetup.createMachine({
             // the /acknowledge/event broadcast normally arrives first; applying the answer too keeps a console whose
             // socket is down truthful (and it is idempotent)
             onDone: outcome((e) => ({ type: 'alarm.acknowledged', update: e.output }), 'acknowledged'),
-            onError: { target: 'ready', actions: assign(({ event }) => ({ error: errorText(event.error, 'Could not acknowledge the alarm') })) },
+            onError: { target: 'ready', actions: assign(({ event }) => ({ error: errorSaid(event.error, 'Could not acknowledge the alarm') })) },
           },
         },
         processing: {
@@ -433,7 +433,7 @@ export const alarmsMachine = alarmsSetup.createMachine({
               return { id: e.id, note: e.note, eventPointId: alarm ? eventPointIdOf(alarm) : e.id };
             },
             onDone: outcome((e) => ({ type: 'alarm.actioned', action: e.output }), 'processed'),
-            onError: { target: 'ready', actions: assign(({ event }) => ({ error: errorText(event.error, 'Could not process the alarm') })) },
+            onError: { target: 'ready', actions: assign(({ event }) => ({ error: errorSaid(event.error, 'Could not process the alarm') })) },
           },
         },
       },

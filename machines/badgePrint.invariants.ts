@@ -4,7 +4,7 @@
 
 /** The part of the snapshot the invariants read (not imported from ./badgePrint: that imports this file). */
 type Held = {
-  context: { visitorId: number; printedAt: string | null; error: string | null };
+  context: { visitorId: number; printedAt: string | null; error: string | { message: string } | null };
   children: Record<string, unknown>;
   hasTag: (tag: string) => boolean;
 };
@@ -17,5 +17,5 @@ export const invariants = {
   },
   printing: { 'the badge of this visitor is printing': (s: Held) => prints(s) && s.context.visitorId > 0 },
   printed: { 'printed: the time it was recorded is kept, no error': ({ context: c }: Held) => c.printedAt !== null && c.error === null },
-  failed: { 'why it failed is said': ({ context: c }: Held) => typeof c.error === 'string' && c.error.trim() !== '' },
+  failed: { 'why it failed is said': ({ context: c }: Held) => c.error !== null && (typeof c.error === 'string' ? c.error : c.error.message).trim() !== '' },
 };

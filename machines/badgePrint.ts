@@ -1,10 +1,11 @@
 // Printing one visitor's badge (issue 5): the desktop companion prints it, then the server records when, so
 // the visit shows "badge printed" on every console. One print at a time; a failure can be retried, and a
 // printed badge can be printed again (a lost or smudged badge).
+import type { Sentence } from '../contract/messages';
 import { assign, setup, type ActorRefFrom, type SnapshotFrom } from 'xstate';
 import type { BadgeVisitor } from '../contract';
 import { invariants } from './badgePrint.invariants';
-import { errorText, notProvided } from './notProvided';
+import { errorSaid, notProvided } from './notProvided';
 
 export interface BadgePrintInput {
   visitorId: number;
@@ -13,7 +14,7 @@ export interface BadgePrintInput {
   printedAt: string | null;
 }
 export interface BadgePrintContext extends BadgePrintInput {
-  error: string | null;
+  error: string | Sentence | null;
 }
 export type BadgePrintEvent = { type: 'badge.print' };
 
@@ -38,7 +39,7 @@ export const badgePrintMachine = setup({
         src: 'print',
         input: ({ context }) => ({ visitorId: context.visitorId, visitor: context.visitor }),
         onDone: { target: 'printed', actions: assign({ printedAt: ({ event }) => event.output, error: null }) },
-        onError: { target: 'failed', actions: assign({ error: ({ event }) => errorText(event.error, 'The badge could not be printed.') }) },
+        onError: { target: 'failed', actions: assign({ error: ({ event }) => errorSaid(event.error, 'The badge could not be printed.') }) },
       },
     },
     printed: { meta: { invariants: invariants.printed }, on: { 'badge.print': 'printing' } },

@@ -4,8 +4,9 @@
 // progress arriving as `batch.progress` events from the import actor, and ends with the result. A failed import
 // goes back to the preview: the import is idempotent (rows match on employee number), so it can simply be run
 // again. A new file can be previewed from any resting state; the typed template stays chosen.
+import type { Sentence } from '../contract/messages';
 import { assign, setup, type ActorRefFrom, type SnapshotFrom } from 'xstate';
-import { errorText, notProvided } from './notProvided';
+import { errorSaid, notProvided } from './notProvided';
 
 export interface BatchRowError {
   row: number;
@@ -59,7 +60,7 @@ export interface BatchUploadContext {
   progress: BatchProgress | null;
   result: BatchResult | null;
   /** The last failure, for the callout; `violations` go on their fields. */
-  error: string | null;
+  error: string | Sentence | null;
   violations: { field: string; message: string }[];
 }
 
@@ -108,7 +109,7 @@ export const batchUploadMachine = setup({
         onError: {
           target: 'idle',
           actions: assign({
-            error: ({ event }) => errorText(event.error, 'The file could not be read.'),
+            error: ({ event }) => errorSaid(event.error, 'The file could not be read.'),
             violations: ({ event }) => violationsOf(event.error),
           }),
         },
@@ -134,7 +135,7 @@ export const batchUploadMachine = setup({
         onError: {
           target: 'previewed',
           actions: assign({
-            error: ({ event }) => errorText(event.error, 'The import was interrupted. Run it again: rows already imported are matched, not repeated.'),
+            error: ({ event }) => errorSaid(event.error, 'The import was interrupted. Run it again: rows already imported are matched, not repeated.'),
           }),
         },
       },

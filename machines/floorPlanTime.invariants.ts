@@ -10,7 +10,7 @@ type Held = {
     windowMs: number;
     speed: number;
     answer: unknown;
-    error: string | null;
+    error: string | { message: string } | null;
     alarms: unknown;
   };
   children: Record<string, unknown>;
@@ -36,5 +36,5 @@ export const invariants = {
   playing: { 'plays a moment before now': ({ context: c }: Held) => c.at !== null && c.at < c.now },
   loading: { 'the moment is on its way': (s: Held) => 'readAt' in s.children },
   shown: { 'the answer is in, without an error': ({ context: c }: Held) => c.answer !== null && c.error === null },
-  failed: { 'why it failed is said': ({ context: c }: Held) => !!c.error && c.error.trim() !== '' },
+  failed: { 'why it failed is said': ({ context: c }: Held) => !!c.error && (typeof c.error === 'string' ? c.error : c.error.message).trim() !== '' },
 };

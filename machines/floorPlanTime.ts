@@ -4,6 +4,7 @@
 // the slider spans (`readAlarms`, to jump to; live too, each time the list is opened), and plays forward at 1×, 10× or 60×: every FLOOR_PLAN_PLAY_STEP_MS the
 // moment moves on by the speed times that step, until it catches up with now and the plan is live again. The real
 // time comes in with the events the view sends (`now`) and moves on with the play-back's own steps: no clock here.
+import type { Sentence } from '../contract/messages';
 import {
   assign,
   fromCallback,
@@ -23,7 +24,7 @@ import {
   type FloorPlanAt,
   type PastAlarm,
 } from '../contract/floorPlanHistory';
-import { errorText, notProvided } from './notProvided';
+import { errorSaid, notProvided } from './notProvided';
 import { invariants } from './floorPlanTime.invariants';
 
 export type PlaySpeed = (typeof FLOOR_PLAN_PLAY_SPEEDS)[number];
@@ -41,9 +42,9 @@ export interface FloorPlanTimeContext {
   windowMs: number;
   speed: PlaySpeed;
   answer: FloorPlanAt | null;
-  error: string | null;
+  error: string | Sentence | null;
   alarms: PastAlarm[] | null;
-  alarmsError: string | null;
+  alarmsError: string | Sentence | null;
 }
 
 export type FloorPlanTimeEvent =
@@ -146,7 +147,7 @@ export const floorPlanTimeMachine = setup({
     }),
     forgetPast: assign({ at: null, answer: null, error: null, alarms: null, alarmsError: null }),
     keepAlarms: assign(({ event }) => ({ alarms: (event as unknown as DoneActorEvent<FloorPlanAlarms>).output.items, alarmsError: null })),
-    alarmsFailed: assign(({ event }) => ({ alarmsError: errorText((event as unknown as ErrorActorEvent).error, 'Could not list the alarms.') })),
+    alarmsFailed: assign(({ event }) => ({ alarmsError: errorSaid((event as unknown as ErrorActorEvent).error, 'Could not list the alarms.') })),
     spanLive: assign(({ context, event }) => (event.type === 'time.window' ? { windowMs: windowOf(event.ms), now: Math.max(context.now, event.now) } : {})),
   },
 }).createMachine({
@@ -262,7 +263,7 @@ export const floorPlanTimeMachine = setup({
                 src: 'readAt',
                 input: ({ context }) => ({ planId: context.planId ?? 0, at: iso(context.at ?? context.now) }),
                 onDone: { target: 'shown', actions: assign({ answer: ({ event }) => event.output, error: null }) },
-                onError: { target: 'failed', actions: assign({ error: ({ event }) => errorText(event.error, 'Could not rebuild that moment.') }) },
+                onError: { target: 'failed', actions: assign({ error: ({ event }) => errorSaid(event.error, 'Could not rebuild that moment.') }) },
               },
             },
             shown: { meta: { invariants: invariants.shown }, on: MOMENT_MOVES },

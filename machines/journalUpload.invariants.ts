@@ -14,13 +14,14 @@ type Held = {
     endedAt: number;
     upTo: number | null;
     failures: number;
-    stopped: string | null;
+    stopped: string | { message: string } | null;
   };
   children: Record<string, unknown>;
   hasTag: (tag: string) => boolean;
 };
 const running = (s: Held) => Object.keys(s.children).sort().join(',');
-const said = (e: string | null) => typeof e === 'string' && e.trim() !== '';
+/** words said: text, or a sentence (its English) */
+const said = (e: string | { message: string } | null) => e !== null && (typeof e === 'string' ? e : e.message).trim() !== '';
 const seq = (n: number) => Number.isInteger(n) && n >= 0;
 
 export const invariants = {

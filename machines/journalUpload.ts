@@ -4,9 +4,10 @@
 // doubling delay; a refusal that no retry can fix (400, 401, 403, 409, 413) stops the recording. Sign-out flushes
 // once, then stops. It runs beside the actor system, not inside it, so its own timers and uploads never fill the
 // journal it uploads. The draw, the journal, the clock and the network are injected (src/system/journalUpload.ts).
+import type { Sentence } from '../contract/messages';
 import { assign, setup, type ActorRefFrom, type SnapshotFrom } from 'xstate';
 import { uploadDelayMs } from '../contract';
-import { errorText, notProvided } from './notProvided';
+import { errorSaid, notProvided } from './notProvided';
 
 export interface DecideInput {
   token: string;
@@ -60,7 +61,7 @@ export interface JournalUploadContext {
   upTo: number | null;
   failures: number;
   /** Why the recording stopped, when the server refused it. */
-  stopped: string | null;
+  stopped: string | Sentence | null;
 }
 
 const isPermanent = (error: unknown) => !!error && typeof error === 'object' && (error as Partial<UploadFailure>).permanent === true;
@@ -161,7 +162,7 @@ export const journalUploadMachine = setup({
               {
                 guard: 'permanent',
                 target: '#journalUpload.stopped',
-                actions: assign(({ event }) => ({ stopped: errorText(event.error, 'The server refused this recording.') })),
+                actions: assign(({ event }) => ({ stopped: errorSaid(event.error, 'The server refused this recording.') })),
               },
               // the entries stay in the journal; the next attempt sends them, later and later
               { target: 'waiting', actions: assign(({ context }) => ({ failures: context.failures + 1 })) },

@@ -8,13 +8,15 @@
 // clock is the actor system's, simulated in tests).
 import { assign, enqueueActions, setup, type ActorRefFrom, type SnapshotFrom } from 'xstate';
 import { DASHBOARD_LIVE_MS } from '../contract';
-import { errorText, notProvided } from './notProvided';
+import type { Sentence } from '../contract/messages';
+import { errorSaid, notProvided } from './notProvided';
 import { invariants } from './reading.invariants';
 
 export interface ReadingContext {
   input: unknown;
   output: unknown;
-  error: string | null;
+  /** why it failed: the refusal's sentence (key and values) when the server said one (issue 48: errorSaid), else words */
+  error: string | Sentence | null;
   /** a `live.due` is on its way (one at a time: changes during the wait join it) */
   waiting: boolean;
   /** the wait ended while a read was on its way: read again once it is in */
@@ -32,7 +34,7 @@ export type ReadingEvent =
   /** the wait after a change is over (sent by the machine to itself, delayed) */
   | { type: 'live.due' };
 
-const failedText = (error: unknown) => errorText(error, 'Could not load it.');
+const failedText = (error: unknown) => errorSaid(error, 'Could not load it.');
 
 export const readingMachine = setup({
   types: { context: {} as ReadingContext, events: {} as ReadingEvent, input: {} as unknown },

@@ -5,7 +5,7 @@
 // sign-in answer), or null when the operator goes back to the password.
 import { assertEvent, assign, setup, type ActorRefFrom, type SnapshotFrom } from 'xstate';
 import type { MfaChallenge, TotpEnrolment } from '../contract';
-import { errorText, notProvided } from './notProvided';
+import { errorSaid, notProvided } from './notProvided';
 import * as held from './session.mfa.invariants';
 import type { Authenticated } from './session.types';
 import type { EnrolmentAnswer, MfaSignInContext, MfaSignInEvent } from './session.mfa.types';
@@ -80,7 +80,7 @@ export const mfaSignInMachine = setup({
           return { ticket: context.ticket, code: event.code.trim() };
         },
         onDone: { target: 'done', actions: assign(({ event }) => ({ session: event.output })) },
-        onError: { target: 'asking', actions: assign(({ event }) => ({ error: errorText(event.error, 'The code was not accepted') })) },
+        onError: { target: 'asking', actions: assign(({ event }) => ({ error: errorSaid(event.error, 'The code was not accepted') })) },
       },
     },
     passkey: {
@@ -91,7 +91,7 @@ export const mfaSignInMachine = setup({
         src: 'signInWithPasskey',
         input: ({ context }) => ({ ticket: context.ticket }),
         onDone: { target: 'done', actions: assign(({ event }) => ({ session: event.output })) },
-        onError: { target: 'asking', actions: assign(({ event }) => ({ error: errorText(event.error, 'The passkey was not accepted') })) },
+        onError: { target: 'asking', actions: assign(({ event }) => ({ error: errorSaid(event.error, 'The passkey was not accepted') })) },
       },
     },
     // the client requires MFA and the account has none: an authenticator app (QR code) or a passkey, before anything else
@@ -112,7 +112,7 @@ export const mfaSignInMachine = setup({
             src: 'beginTotp',
             input: ({ context }) => ({ ticket: context.ticket }),
             onDone: { target: 'scanning', actions: assign(({ event }) => ({ enrolment: event.output })) },
-            onError: { target: 'choosing', actions: assign(({ event }) => ({ error: errorText(event.error, 'The enrolment could not begin') })) },
+            onError: { target: 'choosing', actions: assign(({ event }) => ({ error: errorSaid(event.error, 'The enrolment could not begin') })) },
           },
         },
         scanning: {
@@ -135,7 +135,7 @@ export const mfaSignInMachine = setup({
               return { ticket: context.ticket, code: event.code.trim() };
             },
             onDone: { target: '#mfaSignIn.keepingCodes', actions: 'keepEnrolment' },
-            onError: { target: 'scanning', actions: assign(({ event }) => ({ error: errorText(event.error, 'The code was not accepted') })) },
+            onError: { target: 'scanning', actions: assign(({ event }) => ({ error: errorSaid(event.error, 'The code was not accepted') })) },
           },
         },
         registering: {
@@ -145,7 +145,7 @@ export const mfaSignInMachine = setup({
             src: 'registerPasskey',
             input: ({ context }) => ({ ticket: context.ticket }),
             onDone: { target: '#mfaSignIn.keepingCodes', actions: 'keepEnrolment' },
-            onError: { target: 'choosing', actions: assign(({ event }) => ({ error: errorText(event.error, 'The passkey was not registered') })) },
+            onError: { target: 'choosing', actions: assign(({ event }) => ({ error: errorSaid(event.error, 'The passkey was not registered') })) },
           },
         },
       },

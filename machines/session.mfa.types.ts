@@ -1,5 +1,6 @@
 // The types of the second step of a sign-in (machines/session.mfa.ts): its context, events, input and what its
 // injected actors give.
+import type { Sentence } from '../contract/messages';
 import type { EnrolmentDone, MfaChallenge, MfaMethod, TotpEnrolment } from '../contract';
 import type { Authenticated } from './session.types';
 
@@ -8,7 +9,7 @@ export interface MfaSignInContext {
   /** The server asked for an enrolment (the client requires MFA and the account has none). */
   enrol: boolean;
   methods: MfaMethod[];
-  error: string | null;
+  error: string | Sentence | null;
   /** The secret and QR code being enrolled (enrol only). */
   enrolment: TotpEnrolment | null;
   /** Shown once, after the enrolment; null otherwise. */

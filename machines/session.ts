@@ -3,7 +3,7 @@
 // to the world, its guards, delays and shared actions are named in ./session.setup.ts.
 import { assertEvent, assign, emit, spawnChild, type ActorRefFrom, type DoneActorEvent, type SnapshotFrom } from 'xstate';
 import { LOGIN_MODE, LoginRequest, ProfileUpdate, Settings, validate, isMfaChallenge, type MfaChallenge } from '../contract';
-import { errorText } from './notProvided';
+import { errorSaid } from './notProvided';
 import {
   authenticated,
   firstViolation,
@@ -186,7 +186,7 @@ export const sessionMachine = sessionSetupWithEnd.createMachine({
                 'startSession',
               ],
             },
-            onError: { target: 'idle', actions: assign(({ event }) => ({ error: errorText(event.error, 'Sign-in failed') })) },
+            onError: { target: 'idle', actions: assign(({ event }) => ({ error: errorSaid(event.error, 'Sign-in failed') })) },
           },
         },
         signingIn: {
@@ -211,7 +211,7 @@ export const sessionMachine = sessionSetupWithEnd.createMachine({
                 ],
               },
             ],
-            onError: { target: 'idle', actions: assign(({ event }) => ({ error: errorText(event.error, 'Sign-in failed') })) },
+            onError: { target: 'idle', actions: assign(({ event }) => ({ error: errorSaid(event.error, 'Sign-in failed') })) },
           },
         },
         // issue 49: a sign-in with a passkey alone: the session, or back to the form with the refusal in words
@@ -229,7 +229,7 @@ export const sessionMachine = sessionSetupWithEnd.createMachine({
                 'startSession',
               ],
             },
-            onError: { target: 'idle', actions: assign(({ event }) => ({ error: errorText(event.error, 'The passkey was not accepted') })) },
+            onError: { target: 'idle', actions: assign(({ event }) => ({ error: errorSaid(event.error, 'The passkey was not accepted') })) },
           },
         },
         // issue 49: the second step (machines/session.mfa.ts): its session, or back to the password (null)
@@ -400,7 +400,7 @@ export const sessionMachine = sessionSetupWithEnd.createMachine({
                 'switchSession',
               ],
             },
-            onError: { target: 'active', actions: assign(({ event }) => ({ error: errorText(event.error, 'Could not select the client') })) },
+            onError: { target: 'active', actions: assign(({ event }) => ({ error: errorSaid(event.error, 'Could not select the client') })) },
           },
         },
         savingProfile: {
@@ -421,7 +421,7 @@ export const sessionMachine = sessionSetupWithEnd.createMachine({
                 emit({ type: 'session.profileSaved' } as const),
               ],
             },
-            onError: { target: 'active', actions: assign(({ event }) => ({ error: errorText(event.error, 'Could not save the profile') })) },
+            onError: { target: 'active', actions: assign(({ event }) => ({ error: errorSaid(event.error, 'Could not save the profile') })) },
           },
         },
         savingSettings: {
@@ -447,7 +447,7 @@ export const sessionMachine = sessionSetupWithEnd.createMachine({
               actions: assign(({ context, event }) => ({
                 settings: context.settingsBeforeSave ?? context.settings,
                 settingsBeforeSave: null,
-                error: errorText(event.error, 'Could not save the settings'),
+                error: errorSaid(event.error, 'Could not save the settings'),
               })),
             },
           },

@@ -1,5 +1,6 @@
 // The session machine's types (machines/session.ts): its context, input, events and emitted facts, and what its
 // injected actors and effects take and give (a restored token, an answered sign-in, the session written to storage).
+import type { Sentence } from '../contract/messages';
 import type { AvatarColor, IamExchangeResponse, IamProvider, LoginMode, LoginResponse, MeResponse, PrivilegeEntry, Settings, User } from '../contract';
 
 /** What the storage reader gives back, with the injected clock's reading: the machine never reads the wall clock. */
@@ -30,7 +31,7 @@ export interface SessionContext {
   user: User | null;
   privileges: PrivilegeEntry[];
   settings: Settings;
-  error: string | null;
+  error: string | Sentence | null;
   notice: string | null;
   redirect: string | null;
   /**

@@ -850,3 +850,53 @@ describe('say()', () => {
     expect(say('The JSON body must not hold {"__proto__": 1}', 'zh-CN')).toBe('The JSON body must not hold {"__proto__": 1}');
   });
 });
+
+// A machine that shows a server's refusal keeps it as the sentence it came with (machines/notProvided.ts errorSaid), so
+// the view says it by its key: never by finding the key again from its English (./said.ts, which only the refusals
+// still kept as text go through)
+describe("a server's refusal kept by a machine", () => {
+  const machineFiles = () => serverFiles('machines');
+  it('is kept as its sentence: no machine keeps a refusal as its English (errorText) but those named, whose words are not the server’s', () => {
+    // the desktop companion's connection (its own words, not a server's), a journal replayed in the browser, the door
+    // QR scanner's unreadable code
+    const NOT_THE_SERVERS = ['companion.ts', 'journal.ts', 'doorQr.ts'];
+    const users = machineFiles()
+      .filter(({ f, text }) => !f.endsWith('notProvided.ts') && /\berrorText\(/.test(text))
+      .map(({ f }) => f.split('/machines/')[1]);
+    expect(machineFiles().filter(({ text }) => /\berrorSaid\(/.test(text)).length).toBeGreaterThanOrEqual(14); // the scan reads them
+    expect(users.filter((f) => !NOT_THE_SERVERS.includes(f))).toEqual([]);
+  });
+
+  it('is said in Chinese by its key, though its English was never noted (a read, a badge print)', async () => {
+    await loadLocale('zh-CN');
+    const { createActor, fromPromise, waitFor } = await import('xstate');
+    const { fill } = await import('../../contract');
+    const { say } = await import('./index');
+    const { readingMachine } = await import('../../machines/reading');
+    const { badgePrintMachine } = await import('../../machines/badgePrint');
+    const refusal = () =>
+      Object.assign(new Error('That person is not inside Vault'), {
+        sentence: fill('access.notInside', 'That person is not inside {zone}', { zone: 'Vault' }),
+      });
+    const refuse = fromPromise<never, unknown>(async () => {
+      throw refusal();
+    });
+    const read = createActor(readingMachine.provide({ actors: { read: refuse } }), { input: null }).start();
+    await waitFor(read, (s) => s.matches('failed'));
+    expect(say(read.getSnapshot().context.error!, 'zh-CN')).toBe('此人不在 Vault 内');
+    expect(say(read.getSnapshot().context.error!, 'en')).toBe('That person is not inside Vault');
+    const badge = createActor(badgePrintMachine.provide({ actors: { print: refuse } }), {
+      input: { visitorId: 1, printedAt: null, visitor: { name: 'A' } as never },
+    }).start();
+    badge.send({ type: 'badge.print' });
+    await waitFor(badge, (s) => s.matches('failed'));
+    expect(say(badge.getSnapshot().context.error!, 'zh-CN')).toBe('此人不在 Vault 内');
+    // a refusal whose sentence is not its words is kept as its words
+    const other = fromPromise<never, unknown>(async () => {
+      throw Object.assign(new Error('Something else'), { sentence: refusal().sentence });
+    });
+    const read2 = createActor(readingMachine.provide({ actors: { read: other } }), { input: null }).start();
+    await waitFor(read2, (s) => s.matches('failed'));
+    expect(read2.getSnapshot().context.error).toBe('Something else');
+  });
+});

@@ -8,7 +8,7 @@ import { useForm } from 'react-final-form';
 import { selectReadBusy, selectReadFailed, type ReadingSnapshot } from '../../machines/reading';
 import type { AccessPreview, AccessPreviewAnswer } from '../hooks/answers';
 import { useViewActor } from '../hooks/useViewActor';
-import { tx, useLocale } from '../i18n';
+import { say, tx, useLocale } from '../i18n';
 import type { Resource } from './defineResource';
 import { toBody } from './formValues';
 
@@ -54,7 +54,7 @@ export function WhatIfButton({ resource, id }: { resource: Resource<any>; id: nu
                     {tx('Fix the form first:')} {state.fields.join('; ')}
                   </>
                 ) : (
-                  state.message
+                  say(state.message)
                 )}
               </Callout>
             )}

@@ -119,7 +119,7 @@ function ReportJobRuns({ row }: { row: Record<string, unknown> }) {
       )}
       {runs.failed && (
         <Callout intent="danger" icon="error">
-          {runs.error}
+          {say(runs.error ?? '')}
         </Callout>
       )}
       {!runs.output && !runs.failed && <Spinner size={20} />}

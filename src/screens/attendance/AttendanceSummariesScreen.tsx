@@ -6,7 +6,7 @@ import { Button, Callout, HTMLTable, NonIdealState, Spinner } from '@blueprintjs
 import type { AttendanceSummary, AttendanceSummaryQuery } from '../../../contract';
 import { useRouteInfo } from '../../app/RouteContext';
 import { useReading } from '../../hooks/useReading';
-import { routeDescription, routeTitle, tx, useLocale } from '../../i18n';
+import { routeDescription, routeTitle, say, tx, useLocale } from '../../i18n';
 import { PageHeader } from '../../ui/PageHeader';
 import { getClientToday } from '../../ui/time';
 import { TeamSelect, hours, periodMessage } from './parts';
@@ -62,7 +62,7 @@ export function AttendanceSummariesScreen() {
       )}
       {summary.failed && (
         <Callout intent="danger" icon="error">
-          {summary.error} <Button variant="minimal" text={tx('Try again')} onClick={summary.reload} />
+          {say(summary.error ?? '')} <Button variant="minimal" text={tx('Try again')} onClick={summary.reload} />
         </Callout>
       )}
       {!problem && !summary.output && !summary.failed && <Spinner size={24} />}

@@ -8,7 +8,7 @@ import { Button, ButtonGroup, Callout, HTMLTable, NonIdealState, Spinner, Tag, t
 import { formatInTimeZone } from 'date-fns-tz';
 import { ATTENDANCE_STATUSES, type AttendanceStatus, type DailyAttendance, type DailyAttendanceQuery } from '../../../contract';
 import { useReading } from '../../hooks/useReading';
-import { tx, useLocale } from '../../i18n';
+import { say, tx, useLocale } from '../../i18n';
 import { PageHeader } from '../../ui/PageHeader';
 import { getClientToday, useTime } from '../../ui/time';
 import { DAY, TeamSelect, addDays, hours } from './parts';
@@ -88,7 +88,7 @@ export function DailyAttendanceScreen() {
       )}
       {day.failed && (
         <Callout intent="danger" icon="error" data-testid="attendance-error">
-          {day.error} <Button variant="minimal" text={tx('Try again')} onClick={day.reload} />
+          {say(day.error ?? '')} <Button variant="minimal" text={tx('Try again')} onClick={day.reload} />
         </Callout>
       )}
       {valid && !day.output && !day.failed && <Spinner size={24} />}

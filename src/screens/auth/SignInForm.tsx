@@ -14,7 +14,7 @@ import {
 } from '../../../machines/session.selectors';
 import { useSystemActor } from '../../hooks/useSystemActor';
 import { landingPath } from '../../app/guard';
-import { useLocale } from '../../i18n';
+import { say, useLocale } from '../../i18n';
 import { peekHandedDraft, takeHandedDraft } from '../../signin/handover';
 import { safeRedirect } from '../../signin/redirect';
 import { SignInView, type SignInDraft } from '../../signin/SignInView';
@@ -90,7 +90,7 @@ export function SignInForm({ title = 'Sign in to Gatehouse' }: { title?: string 
       }}
       onSubmit={() => signIn(draft)}
       busy={busy}
-      error={error}
+      error={error === null ? null : say(error, locale)}
       notice={notice}
       forgotLink={<Link to="/forgot-password">{text.forgotPassword}</Link>}
       providers={providers.map((p) => ({ key: p.key, name: p.name, href: p.start }))}

@@ -190,7 +190,7 @@ export function BackupRestoreScreen() {
       />
       {list.failed && (
         <Callout intent="danger" icon="error">
-          {list.error}
+          {say(list.error ?? '')}
         </Callout>
       )}
       {list.output && !available && (

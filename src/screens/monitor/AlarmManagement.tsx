@@ -10,7 +10,7 @@ import { selectHeldPrivileges } from '../../../machines/session.selectors';
 import { selectAlarmError } from '../../../machines/alarms.selectors';
 import { selectAlarmGroups, selectChattering, selectFlood, selectForwardTargets, selectRunningCommand } from '../../../machines/alarms.management.selectors';
 import { useSystemActor } from '../../hooks/useSystemActor';
-import { sayEvent, tx } from '../../i18n';
+import { say, sayEvent, tx } from '../../i18n';
 
 const pointName = (a: Event) => a.eventPointName ?? a.eventSourceName ?? String(eventPointIdOf(a));
 
@@ -100,7 +100,7 @@ export function ShelveDialog({ pointId, name, onClose }: { pointId: Event['id'];
         </FormGroup>
         {d.error && (
           <Callout intent="danger" data-testid="shelve-error">
-            {d.error}
+            {say(d.error)}
           </Callout>
         )}
       </DialogBody>
@@ -193,7 +193,7 @@ function ForwardDialog({ alarm, onClose }: { alarm: Event; onClose: () => void }
         </FormGroup>
         {d.error && (
           <Callout intent="danger" data-testid="forward-error">
-            {d.error}
+            {say(d.error)}
           </Callout>
         )}
       </DialogBody>

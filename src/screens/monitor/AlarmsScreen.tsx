@@ -20,7 +20,7 @@ import { useIsMobile } from '../../hooks/useMediaQuery';
 import { SoundControl } from '../../app/SoundControl';
 import { PageHeader } from '../../ui/PageHeader';
 import { useTime } from '../../ui/time';
-import { sayEvent, sayInstructions, tCat, useLocale, useT, tx } from '../../i18n';
+import { say, sayEvent, sayInstructions, tCat, useLocale, useT, tx } from '../../i18n';
 import { violationText } from '../../i18n/violations';
 import { alarmNoteState } from './alarmNote';
 import { AlarmFloodPanel, AlarmManagementButtons, AlarmManagementTags } from './AlarmManagement';
@@ -169,7 +169,7 @@ export function AlarmsScreen() {
       />
       {error && (
         <Callout intent="danger" title={tx('Alarm command failed')} className="gh-mb">
-          {error}{' '}
+          {say(error)}{' '}
           <Button variant="minimal" size="small" onClick={() => alarms.send({ type: 'alarm.errorDismissed' })}>
             {tx('Dismiss')}
           </Button>

@@ -21,7 +21,7 @@ import {
   selectSpeed,
   selectWindowMs,
 } from '../../../machines/floorPlanTime.selectors';
-import { tx } from '../../i18n';
+import { say, tx } from '../../i18n';
 import { useTime } from '../../ui/time';
 
 const WINDOW_LABEL: Record<number, string> = {
@@ -126,7 +126,7 @@ export function FloorPlanTimeBar({ actor }: { actor: FloorPlanTimeActor }) {
         <Callout intent="warning" icon="history" className="gh-plan-time__banner" data-testid="floor-plan-past">
           <strong>{tx('The site as it stood at {at}', { at: time.dateTime(moment, true) })}</strong> {busy && <Tag minimal>{tx('Rebuilding…')}</Tag>}{' '}
           {tx('Door commands are off while you look at the past.')}
-          {error && <div className="bp6-text-muted">{tx(error)}</div>}
+          {error && <div className="bp6-text-muted">{say(error)}</div>}
         </Callout>
       )}
       <details
@@ -139,7 +139,7 @@ export function FloorPlanTimeBar({ actor }: { actor: FloorPlanTimeActor }) {
       >
         <summary>{alarms ? tx('Jump to an alarm ({n})', { n: alarms.length }) : tx('Jump to an alarm')}</summary>
         {alarmsBusy && !alarms && <p className="bp6-text-muted">{tx('Loading…')}</p>}
-        {alarmsError && <p className="bp6-text-muted">{tx(alarmsError)}</p>}
+        {alarmsError && <p className="bp6-text-muted">{say(alarmsError)}</p>}
         {alarms && alarms.length === 0 && <p className="bp6-text-muted">{tx('No alarms in this period.')}</p>}
         {alarms && alarms.length > 0 && (
           <ul>

@@ -24,7 +24,7 @@ import type { ServerFile } from '../../hooks/answers';
 import { useRouteInfo } from '../../app/RouteContext';
 import { useCommand } from '../../hooks/useCommand';
 import { useReading } from '../../hooks/useReading';
-import { routeDescription, routeTitle, tx, useLocale } from '../../i18n';
+import { routeDescription, routeTitle, say, tx, useLocale } from '../../i18n';
 import { PageHeader } from '../../ui/PageHeader';
 import { saveFile } from '../../ui/saveFile';
 import { getClientToday, showDateTime } from '../../ui/time';
@@ -100,7 +100,7 @@ export function AlarmHandlingScreen() {
       )}
       {report.failed && (
         <Callout intent="danger" icon="error">
-          {report.error} <Button variant="minimal" text={tx('Try again')} onClick={report.reload} />
+          {say(report.error ?? '')} <Button variant="minimal" text={tx('Try again')} onClick={report.reload} />
         </Callout>
       )}
       {!problem && !r && !report.failed && <Spinner size={24} />}

@@ -7,7 +7,7 @@ import { formatNumber } from '../../../contract';
 import type { HandoverHistory } from '../../../contract/handover';
 import { useRouteInfo } from '../../app/RouteContext';
 import { useReading } from '../../hooks/useReading';
-import { routeDescription, routeTitle, tx } from '../../i18n';
+import { routeDescription, routeTitle, say, tx } from '../../i18n';
 import { PageHeader } from '../../ui/PageHeader';
 import { TableScroll } from '../../ui/TableScroll';
 import { useTime } from '../../ui/time';
@@ -28,7 +28,7 @@ export function HandoverHistoryScreen() {
       />
       {history.failed && (
         <Callout intent="danger" icon="error">
-          {history.error} <Button variant="minimal" text={tx('Try again')} onClick={history.reload} />
+          {say(history.error ?? '')} <Button variant="minimal" text={tx('Try again')} onClick={history.reload} />
         </Callout>
       )}
       {items === null ? (

@@ -5,7 +5,7 @@ import { useSearchParams } from 'react-router-dom';
 import { Button, Callout, NonIdealState, Spinner } from '@blueprintjs/core';
 import type { Visitor } from '../../../contract';
 import { useReading } from '../../hooks/useReading';
-import { tx, useLocale } from '../../i18n';
+import { say, tx, useLocale } from '../../i18n';
 import { purposeLabel } from '../../resources/visitors';
 import { showDate, useTime } from '../../ui/time';
 
@@ -32,7 +32,7 @@ export function PrintRecordScreen() {
     return (
       <div className="gh-print">
         <Callout intent="danger" icon="error">
-          {task.error}
+          {say(task.error ?? '')}
         </Callout>
       </div>
     );

@@ -122,7 +122,7 @@ export function VisitorDetailsScreen() {
         <NonIdealState
           icon="error"
           title={tx('Could not load this visitor')}
-          description={task.error ?? undefined}
+          description={task.error ? say(task.error) : undefined}
           action={<Button icon="refresh" text={tx('Try again')} onClick={task.reload} />}
         />
       </div>
@@ -307,7 +307,7 @@ function VisitorDetails({ loaded, intent }: { loaded: Visitor; intent: 'sign-in'
           <p data-testid="badge-status">{printedAt ? `Printed ${time(printedAt)}` : 'Not printed yet.'}</p>
           {error && (
             <Callout intent="danger" icon="error" data-testid="badge-error">
-              {tx(error)}
+              {say(error)}
             </Callout>
           )}
           {!canPrint && (
