@@ -80,6 +80,9 @@ export const EdgeThreat = object({
 export const EdgeBoardPoint = object({
   address: min(integer(), 0),
   point: min(integer(), 0),
+  /** the board's name (Configure / Hardware → Interfaces): an I/O board with no card reader going offline or coming back
+   *  is journaled under it (issue 47); absent in a snapshot of a server before 2026-12-04 */
+  board: optional(name()),
   /** a strike wired fail-safe (a magnetic lock: energised to lock, Configure / Hardware); absent: energised to unlock */
   failSafe: optional(literal(true)),
 });

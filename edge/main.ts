@@ -13,7 +13,7 @@ import { createDoorIo } from './doorIo';
 import { openSnapshotStore } from './snapshot';
 import type { Bus } from './osdp';
 import { attachOsdp, openLineSpeed } from './readers';
-import { attachOsdpIo, boardAddresses } from './osdpIo';
+import { attachOsdpIo, boardAddresses, boardName } from './osdpIo';
 import { openReaderKeys } from './readerKeys';
 
 export interface EdgeOptions {
@@ -106,6 +106,7 @@ export function startEdge(opts: EdgeOptions) {
         report: (list) => link.readers(list),
         refreshMs: opts.osdpRefreshMs,
         boards: () => boardAddresses(store),
+        boardName: (address) => boardName(store, address),
         record: (e) => {
           journal.append({ ...e, at: journal.now(), offline: !link.online, snapshotVersion: store.held?.version ?? 0 });
           link.nudge();

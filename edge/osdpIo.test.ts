@@ -103,7 +103,7 @@ afterAll(async () => {
 describe('a door wired to an OSDP reader’s relay and inputs', () => {
   it('the snapshot carries where the strike and inputs are wired: the board’s bus address and the point', () => {
     const d = edge.store.held!.snapshot.doors.find((x) => x.id === door)!;
-    expect(d.strike).toMatchObject({ id: strike, unlockMs: 1000, at: { address: ADDRESS, point: 0 } });
+    expect(d.strike).toEqual({ id: strike, name: expect.any(String), unlockMs: 1000, at: { address: ADDRESS, point: 0, board: 'Server Room reader board' } });
     expect(d.inputs.find((i) => i.id === contact)).toMatchObject({ normallyClosed: true, at: { address: ADDRESS, point: 0 } });
     expect(d.inputs.find((i) => i.id === exitButton)).toMatchObject({ kind: 'exit-button', normallyClosed: false, at: { address: ADDRESS, point: 1 } });
   });
@@ -336,5 +336,48 @@ describe('an I/O board at OSDP address 126', () => {
     // a cut line is not the door opening: no Door forced open came of it
     expect(forced()).toBe(forcedBefore);
     expect(edge.io.isOpen(other.door)).toBe(false);
+  });
+
+  // a board with no card reader on it is supervised as a reader is: lost and back are journaled events with their keys
+  // (Interface offline, an alarm, and Interface online) on its own point, and reach the server's events
+  it('the board lost is Interface offline on the server under its name, back Interface online; a reader’s board is its reader’s events only', async () => {
+    const before = Number((await s.db.query<{ id: number }>('select coalesce(max(id), 0) as id from events')).rows[0].id);
+    const ofBoard = async (address: number) =>
+      (
+        await s.db.query<{ event_code: string; message: string; message_code: string; message_values: Record<string, unknown>; event_source_name: string }>(
+          `select event_code, message, message_code, message_values, event_source_name from events where client_id = $1 and event_point_id = $2 and id > $3 order by id`,
+          [northwind, `board-${address}`, before],
+        )
+      ).rows;
+    io.fault({ kind: 'silent' }, 3);
+    const [lost, back] = await until(
+      'the board offline and back on the server',
+      async () => {
+        const rows = await ofBoard(IO);
+        return rows.length >= 2 ? rows : undefined;
+      },
+      30_000,
+    );
+    expect([Number(lost.event_code), lost.message_code, lost.event_source_name]).toEqual([
+      EVENT_CODES.interfaceOffline,
+      'event.boardOffline',
+      'Store I/O board',
+    ]);
+    expect(lost.message_values).toMatchObject({ event: 'Interface offline', board: 'Store I/O board', address: IO });
+    expect(lost.message).toMatch(/^Interface offline: Store I\/O board \(bus address 126\): .+/);
+    expect([Number(back.event_code), back.message, back.message_code]).toEqual([
+      EVENT_CODES.interfaceOnline,
+      'Interface online: Store I/O board (bus address 126)',
+      'event.boardOnline',
+    ]);
+    // journaled at the edge first, as every event
+    expect(
+      edge.journal
+        .all()
+        .filter((e) => e.pointId === `board-${IO}`)
+        .map((e) => e.eventCode),
+    ).toEqual(expect.arrayContaining([EVENT_CODES.interfaceOffline, EVENT_CODES.interfaceOnline]));
+    // the Server Room's board has a card reader: its loss was its reader's (earlier test), never a board event
+    expect(edge.journal.all().filter((e) => e.pointId === `board-${ADDRESS}`)).toEqual([]);
   });
 });

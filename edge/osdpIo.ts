@@ -43,6 +43,13 @@ export function boardAddresses(store: SnapshotStore): Set<number> {
   return new Set(doors.flatMap((d) => [d.strike?.at?.address, ...d.inputs.map((i) => i.at?.address)].filter((a): a is number => a !== undefined)));
 }
 
+/** The name of the board at `address` (Configure / Hardware → Interfaces) as the snapshot's wiring says it. */
+export function boardName(store: SnapshotStore, address: number): string | undefined {
+  for (const d of store.held?.snapshot.doors ?? [])
+    for (const at of [d.strike?.at, ...d.inputs.map((i) => i.at)]) if (at?.address === address && at.board) return at.board;
+  return undefined;
+}
+
 export function attachOsdpIo(bus: Bus, io: DoorIo, store: SnapshotStore, opts: { log?: (m: string) => void } = {}) {
   const log = opts.log ?? (() => {});
   /** the value last read per input id, fed to doorIo when it is a state (none: unknown, fed whatever it reads next) */

@@ -55,6 +55,8 @@ export interface OsdpOptions {
   /** the bus addresses of the boards doors are wired to (edge/osdpIo.ts): on the line beside the card readers, an I/O
    *  module with no card reader too (issue 47) */
   boards?: () => Iterable<number>;
+  /** a board's name by its bus address (edge/osdpIo.ts boardName), for its own events */
+  boardName?: (address: number) => string | undefined;
 }
 
 /** The line's speed kept across restarts: what a COMSET set it to (the port's `--osdp-baud` is only where it starts). */
@@ -151,6 +153,30 @@ export function attachOsdp(bus: Bus, doors: Doors, store: SnapshotStore, opts: O
     });
   };
 
+  /**
+   * An I/O board (a board doors are wired to with no card reader at its address) lost or back: journaled as Interface
+   * offline (1013, an alarm) or online (1012) on its own point, `board-<address>` of this controller (issue 47), as a
+   * reader's offline and online are on its door's reader.
+   */
+  const boardEvent = (address: number, online: boolean, reason = '') => {
+    if (readerAt(address) || !opts.record || ![...(opts.boards?.() ?? [])].includes(address)) return;
+    const board = opts.boardName?.(address) ?? `I/O board ${address}`;
+    const eventCode = online ? EVENT_CODES.interfaceOnline : EVENT_CODES.interfaceOffline;
+    const v = { event: eventLabel(eventCode), board, address };
+    opts.record({
+      eventCode,
+      sourceId: `board-${address}`,
+      sourceName: board,
+      pointId: `board-${address}`,
+      pointName: board,
+      ...said(
+        online
+          ? fill('event.boardOnline', '{event}: {board} (bus address {address})', v)
+          : fill('event.boardOffline', '{event}: {board} (bus address {address}): {reason}', { ...v, reason }),
+      ),
+    });
+  };
+
   const decide = (address: number, bits: string, pin: string | null) => {
     const reader = readerAt(address);
     if (!reader) return;
@@ -212,6 +238,7 @@ export function attachOsdp(bus: Bus, doors: Doors, store: SnapshotStore, opts: O
         ? fill('event.readerOnlineSecure', '{event} at {door}: online, secure channel', v)
         : fill('event.readerOnlineClear', '{event} at {door}: online, in the clear', v),
     );
+    boardEvent(ev.address, true);
     shown.delete(ev.address); // a reader back from offline or a restart shows nothing of before
     refresh();
   });
@@ -219,6 +246,7 @@ export function attachOsdp(bus: Bus, doors: Doors, store: SnapshotStore, opts: O
     log(`OSDP reader ${ev.address} offline: ${ev.reason}`);
     // the bus's reason is its own English (edge/osdp/bus.ts), carried as a value
     event(ev.address, EVENT_CODES.readerOffline, (v) => fill('event.readerOfflineWhy', '{event} at {door}: {reason}', { ...v, reason: ev.reason }));
+    boardEvent(ev.address, false, ev.reason);
     shown.delete(ev.address);
     report();
   });

@@ -44,7 +44,14 @@ async function wiring(db: Db, clientId: number, controllerId: number) {
   const at = (r: DoorIoRow & { fail_safe?: boolean }) =>
     r.board_address === null || r.point === null
       ? {}
-      : { at: { address: Number(r.board_address), point: Number(r.point), ...(r.fail_safe ? { failSafe: true as const } : {}) } };
+      : {
+          at: {
+            address: Number(r.board_address),
+            point: Number(r.point),
+            ...(r.board_name ? { board: r.board_name } : {}),
+            ...(r.fail_safe ? { failSafe: true as const } : {}),
+          },
+        };
   const strike = new Map<number, EdgeDoor['strike']>();
   for (const o of strikes)
     if (!strike.has(Number(o.door_id)))

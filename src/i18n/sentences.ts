@@ -109,6 +109,8 @@ export const zhSentences: Record<string, string> = {
   'event.readerOfflineWhy': '{door}：{event}：{reason}',
   'event.readerReportsTamper': '{door}：{event}：读卡器报告被拆',
   'event.readerSecureChannelFailure': '{door}：{event}：安全通道故障：{reason}',
+  'event.boardOnline': '{board}（总线地址 {address}）：{event}',
+  'event.boardOffline': '{board}（总线地址 {address}）：{event}：{reason}',
   // issue 48: the built-in alarm types' instructions (contract/monitor.ts DEFAULT_ALARM_TYPES); a person's are shown as written
   'alarmType.doorForcedOpen.instructions': '查看门口摄像头，派保安前往该门并将其关好。如发现入侵者，请报警。',
   'alarmType.readerTamper.instructions': '派保安检查读卡器是否损坏或被加装盗刷设备；检查完毕前保持该门锁定。',

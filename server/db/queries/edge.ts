@@ -71,6 +71,8 @@ export interface DoorIoRow {
   /** the board's bus address and the point, both null when it is not wired to a board (simulated) */
   board_address: number | null;
   point: number | null;
+  /** the board's name (null when not wired) */
+  board_name: string | null;
 }
 
 /**
@@ -83,13 +85,13 @@ export async function doorIoOf(db: Db, clientId: number, controllerId: number) {
   // a board of another controller cannot be saved (server/resources/boardPoints.ts); the join says it once more
   const board = (alias: string) => `left join interfaces b on b.id = ${alias}.board_id and b.controller_id = ${alias}.controller_id and ${t('b')}`;
   const { rows: strikes } = await db.query<DoorIoRow & { pulse_seconds: number | null; fail_safe: boolean }>(
-    `select o.id, o.name, o.door_id, o.pulse_seconds, o.fail_safe, b.bus_address as board_address, case when b.id is null then null else o.point end as point
+    `select o.id, o.name, o.door_id, o.pulse_seconds, o.fail_safe, b.bus_address as board_address, b.name as board_name, case when b.id is null then null else o.point end as point
        from outputs o ${board('o')}
       where o.controller_id = $1 and o.kind = 'strike' and o.door_id is not null and ${t('o')} order by o.id`,
     params,
   );
   const { rows: inputs } = await db.query<DoorIoRow & { kind: 'door-contact' | 'exit-button'; normally_closed: boolean; supervised: boolean }>(
-    `select i.id, i.name, i.door_id, i.kind, i.normally_closed, i.supervised, b.bus_address as board_address,
+    `select i.id, i.name, i.door_id, i.kind, i.normally_closed, i.supervised, b.bus_address as board_address, b.name as board_name,
             case when b.id is null then null else i.point end as point
        from inputs i ${board('i')}
       where i.controller_id = $1 and i.kind in ('door-contact', 'exit-button') and i.door_id is not null and ${t('i')} order by i.id`,
