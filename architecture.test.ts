@@ -250,10 +250,6 @@ const sqlOutsideQueries: Record<string, number> = {
   'server/edge/keys.ts': 7,
   'server/edge/readerRoutes.ts': 10,
   'server/edge/snapshot.ts': 6,
-  'server/monitor/alarmNotices.ts': 1,
-  'server/monitor/alarms.ts': 11,
-  'server/monitor/pipeline.ts': 11,
-  'server/monitor/scopes.ts': 1,
 };
 
 describe('SQL in the query modules', () => {

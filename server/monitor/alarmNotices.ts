@@ -5,7 +5,7 @@
 import { DESTINATIONS, type AlarmNotice, type Event } from '../../contract';
 import type { Db } from '../db/db';
 import type { Pipeline } from './pipeline';
-import { tenant } from '../db/tenant';
+import { alarmNotifications } from '../db/queries/monitor';
 
 interface ConsoleNotification {
   id: number;
@@ -22,16 +22,7 @@ export function createAlarmNotices(db: Db, pipeline: Pipeline, publish: PublishT
   function notificationsOf(clientId: number): Promise<ConsoleNotification[]> {
     let p = cache.get(clientId);
     if (!p) {
-      const params: unknown[] = [];
-      p = db
-        .query<{ id: number; name: string; max_priority: number; users: number[] | null }>(
-          `select n.id, n.name, n.max_priority, array_agg(m.user_id order by m.user_id) filter (where m.user_id is not null) as users
-           from alarm_notifications n left join operator_group_members m on m.group_id = n.operator_group_id
-          where ${tenant(params, clientId, 'n')} and n.enabled and n.operator_group_id is not null
-          group by n.id, n.name, n.max_priority order by n.id`,
-          params,
-        )
-        .then(({ rows }) => rows.map((r) => ({ id: Number(r.id), name: r.name, maxPriority: Number(r.max_priority), users: (r.users ?? []).map(Number) })));
+      p = alarmNotifications(db, clientId);
       p.catch(() => cache.delete(clientId));
       cache.set(clientId, p);
     }

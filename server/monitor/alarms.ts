@@ -2,11 +2,19 @@
 // Acknowledge, Process with a note (every open alarm of the point), an alarm's history; broadcast on
 // /acknowledge/event and /alarmaction, with /alarmcount after every change of the open count.
 import { DESTINATIONS, type AcknowledgeUpdate, type AlarmAction, type Event } from '../../contract';
-import { divisionCondition } from '../auth/eventScope';
 import type { Db } from '../db/db';
+import {
+  acknowledgeAlarm,
+  alarmHistoryRows,
+  alarmRow,
+  noteAlarmViewed,
+  openAlarmCount,
+  openAlarmCountsByDivision,
+  openAlarmRows,
+  processPointAlarms,
+} from '../db/queries/monitor';
 import { iso } from '../db/values';
 import { EVENT_COLS, eventOfRow, type Publish } from './events';
-import { tenant } from '../db/tenant';
 
 /** Issue 50: an open alarm's escalation and forwarding, beside its event (server/alarms/). */
 const MANAGEMENT_COLS = `a.escalation_step, (select g.name from operator_groups g where g.id = a.escalated_to_group_id) as escalated_to,
@@ -30,22 +38,10 @@ export class AlarmError extends Error {
 }
 
 export function createAlarms(db: Db, publish: Publish) {
-  async function openCount(q: Db, clientId: number): Promise<number> {
-    const params: unknown[] = [];
-    const { rows } = await q.query<{ n: string }>(
-      `select count(*)::text n from alarms where ${tenant(params, clientId)} and state <> 'processed' and not shelved`,
-      params,
-    );
-    return Number(rows[0].n);
-  }
+  const openCount = openAlarmCount;
   /** Open alarms per division of their source (null: of none), so each console hears the count of what it sees. */
   async function openCounts(clientId: number): Promise<{ total: number; byDivision: Record<number, number>; none: number }> {
-    const params: unknown[] = [];
-    const { rows } = await db.query<{ division_id: number | null; n: string }>(
-      `select e.division_id, count(*)::text n from alarms a join events e on e.id = a.event_id
-      where ${tenant(params, clientId, 'a')} and a.state <> 'processed' and not a.shelved group by e.division_id`,
-      params,
-    );
+    const rows = await openAlarmCountsByDivision(db, clientId);
     const byDivision: Record<number, number> = {};
     let none = 0;
     for (const r of rows) {
@@ -61,10 +57,9 @@ export function createAlarms(db: Db, publish: Publish) {
   }
 
   async function load(q: Db, clientId: number, eventId: number) {
-    const params: unknown[] = [eventId];
-    const { rows } = await q.query<any>(`select * from alarms where event_id = $1 and ${tenant(params, clientId)}`, params);
-    if (!rows[0]) throw new AlarmError(404, 'Alarm not found');
-    return rows[0];
+    const row = await alarmRow(q, clientId, eventId);
+    if (!row) throw new AlarmError(404, 'Alarm not found');
+    return row;
   }
 
   return {
@@ -79,16 +74,7 @@ export function createAlarms(db: Db, publish: Publish) {
 
     /** The open alarms, most urgent first; with `divisions`, only those of these divisions and of none (issue 10). */
     async openAlarms(clientId: number, divisions: readonly number[] | null = null): Promise<Event[]> {
-      const params: unknown[] = [];
-      const inClient = tenant(params, clientId, 'a'); // $1
-      if (divisions) params.push([...divisions]); // $2
-      const { rows } = await db.query<any>(
-        `select ${EVENT_COLS}, ${MANAGEMENT_COLS} from alarms a join events e on e.id = a.event_id
-        where ${inClient} and a.state <> 'processed' and not a.shelved${divisions ? ` and ${divisionCondition(2)}` : ''}
-        order by a.priority asc, a.raised_at desc, a.event_id desc`,
-        params,
-      );
-      return rows.map(withManagement);
+      return (await openAlarmRows(db, clientId, divisions, EVENT_COLS, MANAGEMENT_COLS)).map(withManagement);
     },
 
     /** Acknowledge (idempotent for an acknowledged alarm, refused for a processed one). `audit` runs inside the transaction. */
@@ -102,11 +88,7 @@ export function createAlarms(db: Db, publish: Publish) {
         const before = await load(tx, clientId, eventId);
         if (before.state === 'processed') throw new AlarmError(409, 'The alarm is already processed');
         if (before.state === 'acknowledged') return false;
-        const params: unknown[] = [eventId];
-        const inClient = tenant(params, clientId); // $2
-        params.push(actor); // $3
-        await tx.query(`update alarms set state = 'acknowledged', acknowledged_at = now(), acknowledged_by = $3 where event_id = $1 and ${inClient}`, params);
-        await tx.query(`insert into alarm_history (alarm_id, client_id, action, actor) values ($1,$2,'acknowledged',$3)`, [eventId, clientId, actor]);
+        await acknowledgeAlarm(tx, clientId, eventId, actor);
         await audit(tx, { state: before.state }, { state: 'acknowledged' });
         return true;
       });
@@ -126,24 +108,7 @@ export function createAlarms(db: Db, publish: Publish) {
       const action = await db.transaction(async (tx) => {
         const alarm = await load(tx, clientId, eventId);
         if (alarm.state === 'processed') throw new AlarmError(409, 'The alarm is already processed');
-        const params: unknown[] = [];
-        const inClient = tenant(params, clientId); // $1
-        params.push(alarm.event_point_id); // $2
-        const { rows } = await tx.query<{ event_id: string; state: string }>(
-          `select event_id, state from alarms where ${inClient} and event_point_id = $2 and state <> 'processed'`,
-          params,
-        );
-        await tx.query(
-          `update alarms set state = 'processed', processed_at = now(), processed_by = $3, note = $4 where ${inClient} and event_point_id = $2 and state <> 'processed'`,
-          [...params, actor, note],
-        );
-        for (const r of rows)
-          await tx.query(`insert into alarm_history (alarm_id, client_id, action, actor, note) values ($1,$2,'processed',$3,$4)`, [
-            r.event_id,
-            clientId,
-            actor,
-            note,
-          ]);
+        const rows = await processPointAlarms(tx, clientId, alarm.event_point_id, actor, note);
         await audit(tx, { state: alarm.state, eventPointId: alarm.event_point_id }, { state: 'processed', note, alarms: rows.map((r) => Number(r.event_id)) });
         return { eventPointId: alarm.event_point_id as string, process: true, note };
       });
@@ -154,10 +119,8 @@ export function createAlarms(db: Db, publish: Publish) {
 
     async history(clientId: number, eventId: number, viewer: string | null) {
       await load(db, clientId, eventId);
-      if (viewer) await db.query(`insert into alarm_history (alarm_id, client_id, action, actor) values ($1,$2,'viewed',$3)`, [eventId, clientId, viewer]);
-      const params: unknown[] = [eventId];
-      const { rows } = await db.query<any>(`select * from alarm_history where alarm_id = $1 and ${tenant(params, clientId)} order by id`, params);
-      return rows.map((r) => ({
+      if (viewer) await noteAlarmViewed(db, clientId, eventId, viewer);
+      return (await alarmHistoryRows(db, clientId, eventId)).map((r) => ({
         id: Number(r.id),
         alarmId: Number(r.alarm_id),
         action: r.action,

@@ -11,6 +11,8 @@ import type { Db } from '../db/db';
 import { createAlarms } from './alarms';
 import { instructionsKey, type EventInput, type Publish } from './events';
 import { iso } from '../db/values';
+import { allAlarmTypes, ensureDefaultAlarmType } from '../db/queries/monitor';
+import { advanceEdgeSeqs, insertEvents, insertRaisedAlarms, noteProcessedInBatch, processClearedPoints, shelveRaisedAlarms } from '../db/queries/pipeline';
 
 export { AlarmError } from './alarms';
 export { eventOfRow, type EventInput, type Publish, type PublishTo } from './events';
@@ -25,14 +27,7 @@ export type CommittedListener = (clientId: number, event: Event, origin: string 
 
 /** Fill the default alarm types (client_id null) from the contract; existing rows (maybe edited) are kept. */
 export async function ensureAlarmTypes(db: Db): Promise<void> {
-  for (const t of DEFAULT_ALARM_TYPES) {
-    await db.query('insert into alarm_types (client_id, event_code, name, priority, instructions) values (null,$1,$2,$3,$4) on conflict do nothing', [
-      t.eventCode,
-      t.name,
-      t.priority,
-      t.instructions,
-    ]);
-  }
+  for (const t of DEFAULT_ALARM_TYPES) await ensureDefaultAlarmType(db, t);
 }
 
 interface AlarmType {
@@ -75,21 +70,7 @@ const fail = (p: Pending, e: unknown) => {
   }
 };
 
-/**
- * A batch's insert (`table`: the events, or the benchmark's scratch copy of them, which measures the database's own limit
- * with this very statement): one row back instead of one per event (the ids as one text, the time once: at is now(),
- * the same for the whole statement), so the driver parses a row and one date per batch, not thousands. The decided
- * swipes ($14): one JSON array (null: none), zipped in by `rows from` into a json column, stored as sent (issue 47:
- * an edge's resync, a swipe and its Why? chain a row; as jsonb[] and jsonb they were parsed again, migration 195).
- */
-export const eventsInsert = (table: string) => `with ins as (insert into ${table} (client_id, event_code, event_source_id, event_source_name, event_point_id,
-    event_point_name, message, alert, priority, division_id, identity_id, decision, reason, swipe, message_code, message_values)
-  select c, code, sid, sname, pid, pname, msg, alert, prio, div, ident, dec, why, case when json_typeof(sw) = 'null' then null else sw end, mc, mv
-  from rows from (unnest($1::int[], $2::int[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text[], $8::boolean[], $9::int[], $10::int[],
-    $11::int[], $12::text[], $13::text[], $15::text[], $16::jsonb[]), json_array_elements($14::json)) as u(c, code, sid, sname, pid, pname, msg, alert, prio, div, ident, dec, why, mc, mv, sw)
-  returning id, at)
-  select string_agg(id::text, ',' order by id) as ids, min(at) as at from ins`;
-const EVENTS_INSERT = eventsInsert('events');
+export { eventsInsert } from '../db/queries/pipeline';
 
 /**
  * Most events a single transaction takes; more wait for the next one (they arrive while this one commits). A batch is
@@ -138,9 +119,7 @@ export function createPipeline(db: Db, publish: Publish, opts: PipelineOptions =
   let types: { at: number; byKey: Map<string, AlarmType> } | null = null;
   async function alarmTypes(): Promise<Map<string, AlarmType>> {
     if (types && now() - types.at < ALARM_TYPES_TTL_MS) return types.byKey;
-    const { rows } = await db.query<{ client_id: number | null; event_code: number; priority: number; instructions: string }>(
-      'select client_id, event_code, priority, instructions from alarm_types',
-    );
+    const rows = await allAlarmTypes(db);
     const byKey = new Map<string, AlarmType>();
     for (const r of rows) byKey.set(`${r.client_id ?? '*'}:${r.event_code}`, { priority: r.priority, instructions: r.instructions });
     types = { at: now(), byKey };
@@ -246,7 +225,7 @@ export function createPipeline(db: Db, publish: Publish, opts: PipelineOptions =
     // each event's division (issue 10), from the tenant's sources read once (one await per tenant, not one per event)
     const divisions = await scopes.divisionsOf(batch);
     const { events, cleared } = await db.transaction(async (tx) => {
-      const inserted = await tx.query<{ ids: string; at: Date | string }>(EVENTS_INSERT, [
+      const inserted = await insertEvents(tx, [
         prepared.map((p) => p.clientId),
         prepared.map((p) => p.input.eventCode),
         prepared.map((p) => p.input.sourceId),
@@ -279,21 +258,16 @@ export function createPipeline(db: Db, publish: Publish, opts: PipelineOptions =
       if (edgeRange.size) {
         // (PostgreSQL: the rows locked first, so that an update the previous transaction made and has not committed yet
         // is waited for and read, not its committed version before it: an update skips a row whose old version fails)
-        if (db.kind === 'postgres')
-          await tx.query('select 1 from edge_controllers where controller_id = any($1::int[]) order by controller_id for update', [[...edgeRange.keys()]]);
-        const { rows } = await tx.query(
-          'update edge_controllers e set last_seq = v.s from unnest($1::int[], $2::bigint[], $3::bigint[]) as v(c, f, s) where e.controller_id = v.c and e.last_seq = v.f - 1 returning e.controller_id',
-          [[...edgeRange.keys()], [...edgeRange.values()].map((r) => r[0]), [...edgeRange.values()].map((r) => r[1])],
-        );
-        if (rows.length < edgeRange.size) throw new Error('edge events out of order: the batch before them was not stored');
+        if ((await advanceEdgeSeqs(tx, db.kind === 'postgres', edgeRange)) < edgeRange.size)
+          throw new Error('edge events out of order: the batch before them was not stored');
       }
       // the next batch may take its ids now; this one's alarms wait for the previous batch's commit (they may be its)
       onInserted();
       await after;
       // ids follow the order of the values (sorted); the rest of each event is what was sent: each event is made once,
       // as the consoles will see it (no row object read back and turned into one: thousands a second, issue 30)
-      const ids = inserted.rows[0].ids.split(',').map(Number);
-      const at = iso(inserted.rows[0].at)!;
+      const ids = inserted.ids.split(',').map(Number);
+      const at = iso(inserted.at)!;
       const events = ids.map((id, i): Event => {
         const p = prepared[i];
         return {
@@ -350,72 +324,24 @@ export function createPipeline(db: Db, publish: Publish, opts: PipelineOptions =
       });
       if (raised.size) {
         const list = [...raised.values()];
-        await tx.query(
-          `insert into alarms (event_id, client_id, event_code, event_point_id, priority, instructions, raised_at, state, processed_at, processed_by, note)
-          select e, c, code, pt, pr, ins, at, case when cb is null and nt is null then 'raised' else 'processed' end,
-            case when cb is null and nt is null then null else now() end, case when cb is null and nt is null then null else 'system' end,
-            coalesce(nt, case when cb is null then null else 'Returned to normal: event ' || cb end)
-          from unnest($1::bigint[], $2::int[], $3::int[], $4::text[], $5::int[], $6::text[], $7::timestamptz[], $8::bigint[], $9::text[])
-            as t(e, c, code, pt, pr, ins, at, cb, nt)`,
-          [
-            list.map((a) => a.event.id),
-            list.map((a) => a.clientId),
-            list.map((a) => a.event.eventCode),
-            list.map((a) => a.event.eventPointId),
-            list.map((a) => a.type.priority),
-            list.map((a) => a.type.instructions),
-            list.map((a) => a.event.time),
-            list.map((a) => a.clearedBy),
-            list.map((a) => a.note),
-          ],
-        );
-        await tx.query(
-          `insert into alarm_history (alarm_id, client_id, action, actor, note, at)
-          select e, c, 'raised', null, null, at from unnest($1::bigint[], $2::int[], $3::timestamptz[]) as t(e, c, at)`,
-          [list.map((a) => a.event.id), list.map((a) => a.clientId), list.map((a) => a.event.time)],
-        );
+        await insertRaisedAlarms(tx, list);
         // issue 50: an alarm of a shelved source is stored as any other, kept off the consoles until the shelving ends
-        const shelved = await tx.query<{ event_id: string }>(
-          `with hid as (update alarms a set shelved = true, shelving_id = s.id from alarm_shelvings s
-            where a.event_id = any($1::bigint[]) and a.state <> 'processed' and s.client_id = a.client_id
-              and s.event_point_id = a.event_point_id and s.ended_at is null and s.until > now()
-            returning a.event_id, a.client_id, s.reason)
-          insert into alarm_history (alarm_id, client_id, action, actor, note)
-          select event_id, client_id, 'shelved', null, 'Raised while its source is shelved: ' || reason from hid returning alarm_id as event_id`,
-          [list.filter((a) => a.clearedBy === null && a.note === null).map((a) => a.event.id)],
+        const shelved = await shelveRaisedAlarms(
+          tx,
+          list.filter((a) => a.clearedBy === null && a.note === null).map((a) => a.event.id),
         );
-        for (const r of shelved.rows) raised.get(Number(r.event_id))!.event.shelved = true;
-        const done = list.filter((a) => a.clearedBy !== null || a.note !== null);
-        if (done.length) {
-          await tx.query(
-            `insert into alarm_history (alarm_id, client_id, action, actor, note)
-            select e, c, 'processed', 'system', coalesce(nt, 'Returned to normal: event ' || cb)
-              from unnest($1::bigint[], $2::int[], $3::bigint[], $4::text[]) as t(e, c, cb, nt)`,
-            [done.map((a) => a.event.id), done.map((a) => a.clientId), done.map((a) => a.clearedBy), done.map((a) => a.note)],
-          );
-        }
+        for (const id of shelved) raised.get(id)!.event.shelved = true;
+        await noteProcessedInBatch(
+          tx,
+          list.filter((a) => a.clearedBy !== null || a.note !== null),
+        );
       }
       if (firstClear.size) {
         const keys = [...firstClear.entries()].map(([k, eid]) => {
           const i = k.indexOf(':');
           return { client: Number(k.slice(0, i)), point: k.slice(i + 1), eid };
         });
-        const done = await tx.query<{ event_id: string; client_id: number; eid: string }>(
-          `update alarms a set state = 'processed', processed_at = now(), processed_by = 'system',
-            note = 'Returned to normal: event ' || c.eid
-          from unnest($1::int[], $2::text[], $3::bigint[]) as c(client, point, eid)
-          where a.client_id = c.client and a.event_point_id = c.point and a.state <> 'processed' and a.event_id < $4
-          returning a.event_id, a.client_id, c.eid`,
-          [keys.map((k) => k.client), keys.map((k) => k.point), keys.map((k) => k.eid), firstId],
-        );
-        if (done.rows.length) {
-          await tx.query(
-            `insert into alarm_history (alarm_id, client_id, action, actor, note)
-            select e, c, 'processed', 'system', 'Returned to normal: event ' || cb from unnest($1::bigint[], $2::int[], $3::bigint[]) as t(e, c, cb)`,
-            [done.rows.map((r) => r.event_id), done.rows.map((r) => r.client_id), done.rows.map((r) => r.eid)],
-          );
-          for (const r of done.rows) clearedPerClient.set(r.client_id, (clearedPerClient.get(r.client_id) ?? 0) + 1);
-        }
+        for (const r of await processClearedPoints(tx, keys, firstId)) clearedPerClient.set(r.client_id, (clearedPerClient.get(r.client_id) ?? 0) + 1);
       }
       return { events, cleared: clearedPerClient };
     });

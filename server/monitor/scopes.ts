@@ -4,7 +4,7 @@
 // a device message names its controller. Anything else belongs to no division (null). The same read tells the device
 // interface which controllers are the tenant's (one cache of the controllers, not two).
 import type { Db } from '../db/db';
-import { tenant } from '../db/tenant';
+import { sourceScopeRows } from '../db/queries/monitor';
 
 interface Scope {
   bySource: Map<string, number>;
@@ -15,12 +15,7 @@ interface Scope {
 export function createSourceScopes(db: Db) {
   const cache = new Map<number, Promise<Scope>>();
   async function load(clientId: number): Promise<Scope> {
-    // every query here is of this tenant alone: its condition, by one parameter
-    const params: unknown[] = [];
-    const inClient = tenant(params, clientId);
-    const q = async <T>(sql: string) => (await db.query<T>(sql, params)).rows;
-    const doors = await q<{ id: number; division_id: number | null }>(`select id, division_id from doors where ${inClient}`);
-    const controllers = await q<{ id: number; division_id: number | null }>(`select id, division_id from controllers where ${inClient}`);
+    const { doors, controllers, inputs, outputs, cardReaders } = await sourceScopeRows(db, clientId);
     const byController = new Map<number, number>();
     for (const c of controllers) if (c.division_id !== null) byController.set(Number(c.id), Number(c.division_id));
     const bySource = new Map<string, number>();
@@ -29,15 +24,15 @@ export function createSourceScopes(db: Db) {
       for (const kind of ['door', 'reader', 'input', 'output']) bySource.set(`${kind}-${d.id}`, Number(d.division_id));
     }
     for (const [id, division] of byController) bySource.set(`iface-${id}`, division);
-    const records = async (table: string, prefix: string) => {
-      for (const r of await q<{ id: number; controller_id: number | null }>(`select id, controller_id from ${table} where ${inClient}`)) {
+    const records = (rows: { id: number; controller_id: number | null }[], prefix: string) => {
+      for (const r of rows) {
         const division = r.controller_id === null ? undefined : byController.get(Number(r.controller_id));
         if (division !== undefined) bySource.set(`${prefix}-${r.id}`, division);
       }
     };
-    await records('inputs', 'in');
-    await records('outputs', 'out');
-    await records('card_readers', 'reader-elev');
+    records(inputs, 'in');
+    records(outputs, 'out');
+    records(cardReaders, 'reader-elev');
     return { bySource, byController, controllers: new Set(controllers.map((c) => Number(c.id))) };
   }
   function scopeOf(clientId: number): Promise<Scope> {
