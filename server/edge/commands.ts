@@ -10,29 +10,10 @@
 // with its snapshot when it reconnects, where it locks the strike itself (edge/doorIo.ts).
 import { EDGE_COMMAND_TIMEOUT_MS, type DoorCommand, type DoorUnreached, type Event } from '../../contract';
 import type { Db } from '../db/db';
-import { tenant } from '../db/tenant';
+import { edgeControllerOfDoor } from '../db/queries/edgeKeys';
 import { HardwareError, actorText, type Actor, type HardwarePort } from '../doors/port';
 import type { EdgeHub } from './hub';
 import type { EdgeIngest } from './ingest';
-
-/** The edge controller (one with a live key) a door of the client is wired to, with the door's name; null: none. */
-export async function edgeControllerOfDoor(
-  db: Db,
-  clientId: number,
-  doorId: number,
-): Promise<{ controllerId: number; name: string; controllerName: string } | null> {
-  const params: unknown[] = [doorId];
-  const { rows } = await db.query<{ controller_id: number; name: string; controller_name: string }>(
-    `select h.controller_id, d.name, c.name as controller_name from doors d
-       join (select controller_id, door_id from card_readers union all select controller_id, door_id from inputs
-             union all select controller_id, door_id from outputs) h on h.door_id = d.id
-       join service_accounts sa on sa.controller_id = h.controller_id and sa.key_revoked_at is null
-       join controllers c on c.id = h.controller_id
-      where d.id = $1 and ${tenant(params, clientId, 'd')} order by h.controller_id limit 1`,
-    params,
-  );
-  return rows[0] ? { controllerId: Number(rows[0].controller_id), name: rows[0].name, controllerName: rows[0].controller_name } : null;
-}
 
 /**
  * One command to many doors (a lockdown, a threat level that holds the doors locked): a door that cannot be reached

@@ -7,30 +7,13 @@
 // commit drops the controller's live connection; deleting the controller deletes its account.
 import { EDGE_MAX_OFFLINE_DAYS, PRIV } from '../../contract';
 import { endKeySession, newApiKey } from '../auth/apiKeys';
-import type { Db } from '../db/db';
 import type { CrudContext, ResourceHooks } from '../crud/hooks';
 import { HttpError, fill } from '../http/kit';
-import { tenant } from '../db/tenant';
+import { boundAccount, ensureEdgeController, makeKeyAccount, reissueKey, revokeKey, type Bound } from '../db/queries/edgeKeys';
 import { SOFT_APB_DOORS } from '../db/queries/doors';
 
 /** The role an edge controller's account holds (the device interface's). */
 export const EDGE_ROLE = 'device-ingest';
-
-interface Bound {
-  id: number;
-  user_id: number;
-  key_id: string | null;
-  key_revoked_at: unknown;
-}
-
-async function boundAccount(tx: Db, clientId: number, controllerId: number): Promise<Bound | null> {
-  const params: unknown[] = [controllerId];
-  const { rows } = await tx.query<Bound>(
-    `select id, user_id, key_id, key_revoked_at from service_accounts where controller_id = $1 and ${tenant(params, clientId)}`,
-    params,
-  );
-  return rows[0] ? { ...rows[0], id: Number(rows[0].id), user_id: Number(rows[0].user_id) } : null;
-}
 
 /** What the controllers list says of an edge controller (contract/resources/hardware.ts `edge`), from edge_controllers. */
 const EDGE_SUMMARY = `(select case when e.connected_at is not null and e.disconnected_at is null
@@ -92,32 +75,12 @@ export const controllerHooks = (): ResourceHooks => {
           const key = newApiKey();
           const bound = await boundAccount(ctx.tx, clientId, before.id);
           if (bound) {
-            const issue: unknown[] = [bound.id, key.keyId, key.hash, key.prefix];
-            await ctx.tx.query(
-              `update service_accounts set key_id = $2, key_hash = $3, key_prefix = $4, key_issued_at = now(), key_revoked_at = null, active = true,
-                 updated_at = now() where id = $1 and ${tenant(issue, clientId)}`,
-              issue,
-            );
+            await reissueKey(ctx.tx, clientId, bound.id, key);
             await endOld(ctx, bound);
           } else {
-            const accountName = `Edge controller ${String(before.name).slice(0, 60)} (#${before.id})`;
-            const { rows } = await ctx.tx.query<{ id: number }>(
-              `insert into users (username, password_hash, name, kind, timezone, home_client_id, selected_client_id)
-               select $1, 'none$service-account', $2, 'service', c.timezone, c.id, c.id from clients c where c.id = $3 returning id`,
-              [`edge-${key.keyId.slice(0, 6)}-${before.id}`, accountName, clientId],
-            );
-            const params: unknown[] = [rows[0].id, accountName, EDGE_ROLE, key.keyId, key.hash, key.prefix, before.id, clientId];
-            await ctx.tx.query(
-              `insert into service_accounts (user_id, name, description, role, active, key_id, key_hash, key_prefix, key_issued_at, controller_id, client_id)
-               values ($1, $2, 'The key of a Gatehouse Edge controller (Hardware / Controllers)', $3, true, $4, $5, $6, now(), $7, $8)`,
-              params,
-            );
-            await ctx.tx.query('insert into user_grants (user_id, role_code, client_id) values ($1, $2, $3)', [rows[0].id, EDGE_ROLE, clientId]);
+            await makeKeyAccount(ctx.tx, clientId, before.id, String(before.name), EDGE_ROLE, key);
           }
-          await ctx.tx.query(`insert into edge_controllers (controller_id, client_id) values ($1, $2) on conflict (controller_id) do nothing`, [
-            before.id,
-            clientId,
-          ]);
+          await ensureEdgeController(ctx.tx, clientId, before.id);
           ctx.req.oneTime = { apiKey: key.key };
         },
         audit: (before) => ({ before: null, after: { edgeKey: `issued for ${String(before.name)}` } }),
@@ -129,8 +92,7 @@ export const controllerHooks = (): ResourceHooks => {
           const bound = await boundAccount(ctx.tx, clientId, before.id);
           if (!bound?.key_id || bound.key_revoked_at)
             throw new HttpError(409, fill('edge.noKeyToRevoke', '{name} has no edge key to revoke', { name: String(before.name) }));
-          const params: unknown[] = [bound.id];
-          await ctx.tx.query(`update service_accounts set key_revoked_at = now(), updated_at = now() where id = $1 and ${tenant(params, clientId)}`, params);
+          await revokeKey(ctx.tx, clientId, bound.id);
           await endOld(ctx, bound);
         },
         audit: (before) => ({ before: null, after: { edgeKey: `revoked for ${String(before.name)}` } }),
