@@ -76,6 +76,11 @@ describe('divisions', () => {
     r = await s.call('DELETE', `${API.divisions}/${inner.id}`, { token: nw });
     expect(r.status).toBe(409);
     expect(r.body.message).toBe('Still used by 1 operator grant in this division: change or delete them first');
+    // the count and its word as a sentence of their own (issue 48): the console says it by key, not by splitting the English
+    expect([r.body.code, r.body.values]).toEqual([
+      'division.stillUsedBy',
+      { what: '1 operator grant', 'what:code': 'division.uses', 'what.n': 1, 'what.what': 'operator grant' },
+    ]);
     await s.db.query('delete from user_grants where division_id = $1', [inner.id]);
     expect((await s.call('DELETE', `${API.divisions}/${inner.id}`, { token: nw })).status).toBe(200);
     expect((await s.call('DELETE', `${API.divisions}/${outer.id}`, { token: nw })).status).toBe(200);

@@ -5,12 +5,21 @@
 // - a division still in use is not deleted: the catalogue refuses what its declarations reference (identities,
 //   doors, hardware, templates, divisions inside it), and this hook what lives outside the catalogue — operator
 //   grants, operator-group grants and role ticks in that division — naming each with its count.
-import type { Violation } from '../../contract';
-import { PRIV } from '../../contract';
+import type { Sentence, Violation } from '../../contract';
+import { PRIV, sentenceValue } from '../../contract';
 import type { ResourceHooks } from '../crud/hooks';
 import { divisionUses, divisionsOf } from '../db/queries/divisions';
 import { subtree } from '../auth/access';
 import { divisionsFor, fill, principal } from '../http/kit';
+
+/** What still uses a division, "1 operator grant, 2 role privileges ticked", as sentences each with its count and
+ *  word (issue 48): the console says each by its key, the word in its language, never splitting the English apart. */
+function usesSaid(used: { what: string; n: number }[]): Sentence {
+  return used.reduceRight<Sentence | null>((more, x) => {
+    const one = { n: x.n, what: `${x.what}${x.n === 1 ? '' : 's'}` };
+    return more ? fill('division.usesMore', '{n} {what}, {more}', { ...one, ...sentenceValue('more', more) }) : fill('division.uses', '{n} {what}', one);
+  }, null)!;
+}
 
 export const divisionHooks: ResourceHooks = {
   async validate(ctx, input, before) {
@@ -38,9 +47,7 @@ export const divisionHooks: ResourceHooks = {
   async inUse(tx, ids) {
     const used = (await divisionUses(tx, ids)).filter((x) => x.n > 0);
     return used.length
-      ? fill('division.stillUsedBy', 'Still used by {what} in this division: change or delete them first', {
-          what: used.map((x) => `${x.n} ${x.what}${x.n === 1 ? '' : 's'}`).join(', '),
-        })
+      ? fill('division.stillUsedBy', 'Still used by {what} in this division: change or delete them first', sentenceValue('what', usesSaid(used)))
       : null;
   },
 };

@@ -131,16 +131,10 @@ function labelKeys(): Map<string, string> {
   }
   return labels;
 }
-/** A sentence's value in the language when it is a word the console knows (a resource's label, a state, "3 doors",
- *  "2 grants, 1 role"), else as given (a name, a zone, an address). */
+/** A sentence's value in the language when it is a word the console knows (a resource's label, a state), else as
+ *  given (a name, a zone, an address). A count or a list of words is a sentence of its own (its key, its values), never
+ *  English split apart here. */
 function valueWord(value: string, loc: Locale): string {
-  if (value.includes(', '))
-    return value
-      .split(', ')
-      .map((v) => valueWord(v, loc))
-      .join('、');
-  const counted = /^(\d+) (.+)$/.exec(value);
-  if (counted) return `${counted[1]} 个${valueWord(counted[2], loc)}`;
   for (const w of [value, value.charAt(0).toUpperCase() + value.slice(1)])
     if (i18n.exists(w, { ns: 'text', lng: loc })) return i18n.t(w, { ns: 'text', lng: loc, interpolation: { skipOnVariables: true } }) as string;
   const key = labelKeys().get(value.toLowerCase()) ?? (value.endsWith('s') ? labelKeys().get(value.slice(0, -1).toLowerCase()) : undefined);

@@ -40,6 +40,9 @@ export const zhSentences: Record<string, string> = {
   'record.stillUsedBy': '仍被 {n} 个{what}使用：请先修改或删除它们',
   'record.stillUsedByOthers': '仍被{what}使用：请先修改或删除它们',
   'division.stillUsedBy': '此部门中仍有{what}在使用：请先修改或删除它们',
+  // what still uses a division, each with its count: the {what} of division.stillUsedBy
+  'division.uses': '{n} 个{what}',
+  'division.usesMore': '{n} 个{what}、{more}',
   'record.changedMeanwhile': '您打开此{what}后，其他人已修改了它。请重新加载以查看其更改；您输入的值已保留。',
   'license.limitReached':
     '已达到许可证上限：{seat}席位 {seats} 个（已用 {used} 个，空闲 {free} 个）；再添加 {adding} 个将超出上限。请申请更多{seat}席位的许可证。',
