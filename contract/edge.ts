@@ -24,6 +24,7 @@ import {
   type Struct,
 } from 'superstruct';
 import { DECISION_REASONS, type DecisionStep } from './decision';
+import { SentenceKey, SentenceValues } from './messages';
 import { DOOR_COMMANDS } from './monitor';
 import { idInt, requiredText, safeText } from './primitives';
 import { quickCheck, registerObject } from './quickCheck';
@@ -371,8 +372,15 @@ export const DECISION_CHECKS = [
   'anti-passback',
   'interlock',
 ] as const satisfies readonly DecisionStep['check'][];
-/** One check of the chain as the edge's engine ran it. */
-export const EdgeDecisionStep = object({ check: enums(DECISION_CHECKS), ok: boolean(), detail: safeText(300) });
+/** One check of the chain as the edge's engine ran it, with its detail's sentence key and values (issue 48: the Why? of
+ *  an edge's decision reads in the operator's language, as the server's own does). */
+export const EdgeDecisionStep = object({
+  check: enums(DECISION_CHECKS),
+  ok: boolean(),
+  detail: safeText(300),
+  code: optional(SentenceKey),
+  values: optional(SentenceValues),
+});
 
 /** The edge part of a device event (contract/ingest.ts DeviceEvent.edge): its place in the controller's journal. */
 export const EdgeEventPart = object({
@@ -431,7 +439,13 @@ registerObject(EdgeEventPart.schema, () => {
   };
   const decidedSchema = (EdgeEventPart.schema as unknown as Schema).decided.schema as Schema;
   const stepSchema = EdgeDecisionStep.schema as unknown as Schema;
-  const step = objectOf({ check: quickCheck(stepSchema.check), ok: bool, detail: quickCheck(stepSchema.detail) });
+  const step = objectOf({
+    check: quickCheck(stepSchema.check),
+    ok: bool,
+    detail: quickCheck(stepSchema.detail),
+    code: quickCheck(stepSchema.code),
+    values: quickCheck(stepSchema.values),
+  });
   const steps: Check = (v) => {
     if (v === undefined) return true;
     if (!Array.isArray(v) || v.length > 16) return false;

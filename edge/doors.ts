@@ -132,7 +132,14 @@ export function createDoors(opts: {
           doorId: s.doorId,
           side: req.side ?? 'entry',
           // the chain as this engine ran it over the snapshot held: the server's Why? explains the decision from it
-          steps: decision.steps.slice(0, 16).map((x) => ({ check: x.check, ok: x.ok, detail: x.detail.slice(0, 300) })),
+          // (with each detail's key and values: the console says it in the operator's language)
+          steps: decision.steps.slice(0, 16).map((x) => ({
+            check: x.check,
+            ok: x.ok,
+            detail: x.detail.slice(0, 300),
+            ...(x.code ? { code: x.code } : {}),
+            ...(x.values ? { values: x.values } : {}),
+          })),
           ...(held ? { snapshotBuiltAt: held.builtAt } : {}),
         },
       }),
