@@ -4,7 +4,8 @@
 // order. `demoKey` signs in as the demo administrator and makes (or reuses) a controller key in Northwind.
 import { existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { API, TENANT_HEADER, cardReadersResource, controllersResource } from '../contract';
+import { API, cardReadersResource, controllersResource } from '../contract';
+import { demoSession } from './demoBoard';
 import { createDoors, simulateReaders } from './doors';
 import { JOURNAL_CHECK_MS, openJournal, writeWhole } from './journal';
 import { watchJournalFill } from './journalAlarm';
@@ -186,14 +187,7 @@ export async function demoKey(
     const probe = await fetch(http + API.deviceControllers, { headers: { authorization: `Bearer ${key}` } });
     if (probe.status === 200) return key;
   }
-  const login = await fetch(http + API.login, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(who) });
-  if (login.status !== 200) throw new Error(`sign-in of ${who.username} at ${http}: ${login.status} ${(await login.text()).slice(0, 200)}`);
-  const { token } = (await login.json()) as { token: string };
-  const auth = { authorization: `Bearer ${token}`, 'content-type': 'application/json' };
-  const clients = (await (await fetch(`${http}${API.clients}?size=100`, { headers: auth })).json()) as { items: { id: number; name: string }[] };
-  const client = clients.items.find((c) => c.name.toLowerCase().includes(clientName.toLowerCase())) ?? clients.items[0];
-  if (!client) throw new Error(`${who.username} works in no client`);
-  const headers = { ...auth, [TENANT_HEADER]: String(client.id) };
+  const { headers, client } = await demoSession(http, who, clientName);
   const list = (await (await fetch(`${http}${controllersResource.api}?size=100`, { headers })).json()) as { items: { id: number; name: string }[] };
   const readers = (await (await fetch(`${http}${cardReadersResource.api}?size=500`, { headers })).json()) as { items: { controllerId: number }[] };
   const wired = new Set(readers.items.map((r) => r.controllerId));

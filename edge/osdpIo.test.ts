@@ -12,6 +12,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { API, EVENT_CODES, controllersResource, inputsResource, interfacesResource, outputsResource } from '../contract';
 import { STANDARD_FORMATS, encode } from '../contract/cardFormat';
 import { startTestServer, type TestServer } from '../server/testkit';
+import { demoWireBoard } from './demoBoard';
 import { startEdge, type Edge } from './main';
 import { Bus, Command, Reader } from './osdp';
 import { ptyPair, type PtyPair } from './osdp/testkit';
@@ -379,5 +380,44 @@ describe('an I/O board at OSDP address 126', () => {
     ).toEqual(expect.arrayContaining([EVENT_CODES.interfaceOffline, EVENT_CODES.interfaceOnline]));
     // the Server Room's board has a card reader: its loss was its reader's (earlier test), never a board event
     expect(edge.journal.all().filter((e) => e.pointId === `board-${ADDRESS}`)).toEqual([]);
+  });
+});
+
+// The demo's wired door (edge/demoBoard.ts, `npm run edge -- --demo --osdp PATH --demo-board N`): one door of the
+// edge's controller wired to a board at N through the server's API as the demo administrator; our PD at N (what
+// `npm run reader -- --address N` runs) is then its reader, its relay the strike and its inputs the contact and button.
+describe('the demo wires a door to a board (--demo-board)', () => {
+  const DEMO = 20;
+  let pd20: Reader;
+  afterAll(() => pd20?.close());
+
+  it('wires a door’s reader, strike, contact and an exit button to the board at 20, once however often it runs', async () => {
+    pd20 = new Reader(pty.b, { address: DEMO, inputs: [1, 0], outputs: 1 });
+    const wired = await demoWireBoard(s.base, controller, DEMO);
+    expect(await demoWireBoard(s.base, controller, DEMO)).toEqual(wired); // again: the same, nothing doubled
+    const d = await until('the edge holds the door wired at 20', () =>
+      edge.store.held?.snapshot.doors.find((x) => x.name === wired.door && x.strike?.at?.address === DEMO && x.inputs.length === 2),
+    );
+    expect(d.strike!.at).toEqual({ address: DEMO, point: 0, board: `Demo board ${DEMO}`, ...(d.strike!.at!.failSafe ? { failSafe: true } : {}) });
+    expect(d.inputs.map((i) => [i.kind, i.normallyClosed, i.at])).toEqual([
+      ['door-contact', true, { address: DEMO, point: 0, board: `Demo board ${DEMO}` }],
+      ['exit-button', false, { address: DEMO, point: 1, board: `Demo board ${DEMO}` }],
+    ]);
+    expect(edge.store.held!.snapshot.readers.filter((r) => r.doorId === d.id).map((r) => r.address)).toContain(DEMO);
+    const boards = await s.db.query<{ n: number }>('select count(*)::int as n from interfaces where controller_id = $1 and bus_address = $2', [
+      controller,
+      DEMO,
+    ]);
+    expect(Number(boards.rows[0].n)).toBe(1);
+
+    // the PD at 20 is its reader and board: polled, its inputs read; the exit button pulses the strike on its relay
+    await until('the board at 20 read', () => pd20.seen.commands.includes(Command.ISTAT), 30_000);
+    const outs = pd20.seen.out.length;
+    pd20.setInput(1, 1);
+    await until('a request to exit at the demo door', () =>
+      edge.journal.all().some((e) => e.eventCode === EVENT_CODES.inputActive && e.sourceId === `door-${d.id}`),
+    );
+    await until('the strike’s relay moved', () => pd20.seen.out.length > outs);
+    pd20.setInput(1, 0);
   });
 });
