@@ -523,6 +523,10 @@ describe("the server's sentences with values", () => {
     const said = readFileSync(join(__dirname, 'index.ts'), 'utf8');
     expect(said).toContain('function valueWord(');
     expect(said).not.toMatch(/\.split\(', '\)|\^\(\\d\+\) /);
+    // nor a form field's error found again by its English or its label cut off it: the error holds its violation
+    const form = ['formValues.ts', 'formMessages.ts'].map((f) => readFileSync(join(__dirname, '..', 'resources', f), 'utf8')).join('\n');
+    expect(form).toContain('export function sayError(');
+    expect(form).not.toMatch(/new Map<string, Violation>|\.slice\(def\.label\.length/);
   });
 
   it("the contract's and the server's violations with a number in them carry their key: a period backwards, a password's classes and history, too many recipients, a moment past the history", async () => {

@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { API, IdentityInput, identitiesResource, type Violation } from '../../contract';
 import { startTestServer, type TestServer } from '../../server/testkit';
 import { identities } from '../resources/identities';
-import { validateForm } from '../resources/formValues';
+import { validateForm, type FieldError } from '../resources/formValues';
 import { isRepeat, type FieldDef } from '../resources/defineResource';
 import { sayError, sayViolation, serverErrorsOf } from '../resources/formMessages';
 import { setLocale, tCat } from './index';
@@ -27,8 +27,10 @@ describe('a value too long, said in zh-CN', () => {
   const zh = () => labelled(tCat(firstName.keys!.label, firstName.label, 'zh-CN'), `不能超过 ${MAX} 个字符`, 'zh-CN');
 
   it('from the form’s own check (the contract’s schema in the browser)', async () => {
-    const errors = validateForm(identity, identities.form, IdentityInput) as { firstName?: string };
-    expect(errors.firstName).toBe(`First name must be at most ${MAX} characters`);
+    const errors = validateForm(identity, identities.form, IdentityInput) as { firstName?: FieldError };
+    expect(errors.firstName?.text).toBe(`First name must be at most ${MAX} characters`);
+    // the violation itself, with its key and values, beside the English: said by them, not by its English
+    expect(errors.firstName?.violation).toMatchObject({ code: 'text.tooLong', values: { max: MAX } });
     expect(sayError(errors.firstName!, firstName, 'en')).toBe(`First name must be at most ${MAX} characters`);
     await setLocale('zh-CN');
     expect(sayError(errors.firstName!, firstName, 'zh-CN')).toBe(zh());

@@ -17,6 +17,7 @@ import { labelOfField, type FieldDef, type RepeatDef } from './defineResource';
 import { FileUpload, ImageUpload, PinBoard } from './PlanFields';
 import { RefSelect, RefsPicker } from './RefPicker';
 import { KEEP_SECRET, sayError, sayViolation, type ServerErrors } from './formMessages';
+import type { FieldError } from './formValues';
 
 export type Options = Record<'divisions' | 'timezones', { label: string; value: string }[]>;
 
@@ -43,7 +44,7 @@ export function FieldInput({
     subscription: { value: true, error: true, touched: true, submitFailed: true, dirtySinceLastSubmit: true },
   });
   if (kind === 'hidden') return null;
-  const clientError = meta.touched || meta.submitFailed ? (meta.error as string | undefined) : undefined;
+  const clientError = meta.touched || meta.submitFailed ? (meta.error as FieldError | string | undefined) : undefined;
   const shownLabel = labelOfField(def);
   const serverError = !meta.dirtySinceLastSubmit && serverErrors[name] ? labelled(shownLabel, sayViolation(serverErrors[name], locale), locale) : undefined;
   // a date-time typed that is no moment says why in its own words (the schema would ask for ISO 8601)

@@ -15,7 +15,7 @@ import { useSystemActor } from '../hooks/useSystemActor';
 import { tCat, say, tx, useLocale, useT } from '../i18n';
 import { divisionTree, flatten } from './divisionTree';
 import { isRepeat, resourceWords, type FieldDef, type Resource } from './defineResource';
-import { toBody, validateForm } from './formValues';
+import { fieldError, toBody, validateForm, type FieldError } from './formValues';
 import { FocusForm } from '../ui/FocusForm';
 import { ReadCardPanel } from './ReadCardPanel';
 import { RecordPanel } from './RecordPanel';
@@ -183,13 +183,13 @@ export function ResourceForm<T extends { id: number }>({ resource }: { resource:
             for (const s of resource.form)
               for (const f of s.fields) {
                 if (!isRepeat(f) && f.writeOnly && f.required && !String(values[f.name] ?? '').trim() && !errors[f.name])
-                  errors[f.name] = `${f.label} is required`;
+                  errors[f.name] = fieldError(f.label, { field: f.name, message: 'is required' });
               }
           if (defs.length) {
-            const udf: Record<string, string> = {};
+            const udf: Record<string, FieldError> = {};
             for (const v of udfBody(defs, values.udf as Record<string, unknown> | undefined).violations) {
               const f = udfInputs.find((x) => x.name === v.field);
-              if (f) udf[f.name.slice(4)] = `${f.label} ${v.message}`;
+              if (f) udf[f.name.slice(4)] = fieldError(f.label, v);
             }
             if (Object.keys(udf).length) errors.udf = udf;
           }

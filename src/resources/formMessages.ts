@@ -4,17 +4,18 @@ import type { Violation } from '../../contract';
 import { tCat, type Locale } from '../i18n';
 import { labelled, violationText } from '../i18n/violations';
 import { isRepeat, labelOfField, type FieldDef, type Resource } from './defineResource';
-import { fieldName, violationOf } from './formValues';
+import { fieldName, type FieldError } from './formValues';
 
 /** The server's violations by form field name: each with its key and values when it was said with them (issue 48). */
 export type ServerErrors = Record<string, Violation>;
 export const serverErrorsOf = (violations: Violation[]): ServerErrors => Object.fromEntries(violations.map((v) => [fieldName(v.field), v]));
 /** A violation (server or schema, English, with its key when it has one) in the console's language. */
 export const sayViolation = (said: string | Violation, loc: Locale) => violationText(said, loc, (k, e) => tCat(k, e, loc));
-/** A form-level error "<Label> <message>" (see formValues.errorsFrom) in the console's language. */
-export function sayError(text: string, def: FieldDef, loc: Locale): string {
-  if (loc === 'en' || !text.startsWith(`${def.label} `)) return text;
-  return labelled(labelOfField(def), sayViolation(violationOf(text) ?? text.slice(def.label.length + 1), loc), loc);
+/** A field's error (formValues.errorsFrom: "<Label> <message>" and its violation) in the console's language: by its
+ *  violation; text from elsewhere is shown as given. */
+export function sayError(error: FieldError | string, def: FieldDef, loc: Locale): string {
+  if (typeof error === 'string') return error;
+  return loc === 'en' ? error.text : labelled(labelOfField(def), sayViolation(error.violation, loc), loc);
 }
 
 /** Whether a server violation lands on a field of this form (a plain field, or one of a repeated row's). */

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { IdentityInput, clientToday, todayInZone } from '../../contract';
 import { getClientToday, getDisplayZone, setClientZone, setDisplayZone } from '../ui/time';
 import { today as visitorsToday } from './visitors';
-import { errorsFrom, fieldName, toBody, validateForm } from './formValues';
+import { errorsFrom, fieldName, toBody, validateForm, type FieldError } from './formValues';
 import { identities } from './identities';
 import { consoleResource } from './registry';
 
@@ -38,7 +38,14 @@ describe('form values and the contract', () => {
       ],
       identities.form,
     );
-    expect(errors).toEqual({ firstName: 'First name is required', credentials: [undefined, { number: 'Number has the wrong format' }] });
+    // each error its English and the violation it says (issue 48: the field says it by the violation, not its English)
+    expect(errors).toEqual({
+      firstName: { text: 'First name is required', violation: { field: 'firstName', message: 'is required' } },
+      credentials: [
+        undefined,
+        { number: { text: 'Number has the wrong format', violation: { field: 'credentials.1.number', message: 'has the wrong format' } } },
+      ],
+    });
   });
 
   it('validates with the schema: a bad credential number is an error on its row', () => {
@@ -46,23 +53,23 @@ describe('form values and the contract', () => {
       { firstName: 'A', lastName: 'B', employeeNo: 'E1', divisionId: 1, status: 'active', credentials: [{ type: 'card', number: 'ok-1' }] },
       identities.form,
       IdentityInput,
-    ) as { credentials?: { number?: string }[] };
-    expect(errors.credentials?.[0]?.number).toMatch(/Number/);
+    ) as { credentials?: { number?: FieldError }[] };
+    expect(errors.credentials?.[0]?.number?.text).toMatch(/Number/);
   });
 
   it('refuses a required field left empty where the request may leave it out (a settings form): it would keep its old value', () => {
     const central = consoleResource('centralProperties');
     const values = { eventRetentionDays: '', visitorRetentionDays: '30' };
     expect(toBody(values, central.form)).not.toHaveProperty('eventRetentionDays');
-    const errors = validateForm(values, central.form, central.input, central.declaration) as Record<string, string>;
-    expect(errors.eventRetentionDays).toBe('Keep events for (days) is required');
+    const errors = validateForm(values, central.form, central.input, central.declaration) as Record<string, FieldError>;
+    expect(errors.eventRetentionDays.text).toBe('Keep events for (days) is required');
     expect(errors.visitorRetentionDays).toBeUndefined();
     // a repeated row's required field too, named on its row
     const schedules = consoleResource('schedules');
     const rows = validateForm({ name: 'S', windows: [{ day: 'mon', start: '09:00', end: '' }] }, schedules.form, schedules.input, schedules.declaration) as {
-      windows?: { end?: string }[];
+      windows?: { end?: FieldError }[];
     };
-    expect(rows.windows?.[0]?.end).toBe('End is required');
+    expect(rows.windows?.[0]?.end?.text).toBe('End is required');
   });
 
   it('sends picked references as ids: one per row, many as a list, an optional one left empty as null', () => {
@@ -87,17 +94,17 @@ describe('form values and the contract', () => {
     for (const name of ['visitors', 'visitRequests']) {
       const r = consoleResource(name);
       const values = { firstName: 'Ola', lastName: 'Berg', hostName: 'Ben Brown', purpose: 'meeting', visitDate: '2026-11-27' };
-      const added = validateForm(values, r.form, r.input, r.declaration, '2026-11-28') as { visitDate?: string };
-      expect(added.visitDate, name).toMatch(/must not be before today \(2026-11-28\)/);
+      const added = validateForm(values, r.form, r.input, r.declaration, '2026-11-28') as { visitDate?: FieldError };
+      expect(added.visitDate?.text, name).toMatch(/must not be before today \(2026-11-28\)/);
       expect(
-        (validateForm({ ...values, visitDate: '2026-11-28' }, r.form, r.input, r.declaration, '2026-11-28') as { visitDate?: string }).visitDate,
+        (validateForm({ ...values, visitDate: '2026-11-28' }, r.form, r.input, r.declaration, '2026-11-28') as { visitDate?: FieldError }).visitDate,
         name,
       ).toBeUndefined();
       expect(
-        (validateForm({ ...values, visitDate: '2028-01-01' }, r.form, r.input, r.declaration, '2026-11-28') as { visitDate?: string }).visitDate,
+        (validateForm({ ...values, visitDate: '2028-01-01' }, r.form, r.input, r.declaration, '2026-11-28') as { visitDate?: FieldError }).visitDate?.text,
         name,
       ).toMatch(/within a year/);
-      expect((validateForm(values, r.form, r.input, r.declaration) as { visitDate?: string }).visitDate, name).toBeUndefined();
+      expect((validateForm(values, r.form, r.input, r.declaration) as { visitDate?: FieldError }).visitDate, name).toBeUndefined();
     }
   });
 
@@ -115,7 +122,7 @@ describe('form values and the contract', () => {
       expect(visitorsToday()).toBe(clientDay); // Register visitor starts on the client's day too
       const r = consoleResource('visitors');
       const values = { firstName: 'Ola', lastName: 'Berg', hostName: 'Ben Brown', purpose: 'meeting', visitDate: viewerDay };
-      expect((validateForm(values, r.form, r.input, r.declaration, getClientToday(now)) as { visitDate?: string }).visitDate).toMatch(
+      expect((validateForm(values, r.form, r.input, r.declaration, getClientToday(now)) as { visitDate?: FieldError }).visitDate?.text).toMatch(
         new RegExp(`must not be before today \\(${clientDay}\\)`),
       );
     } finally {
@@ -140,9 +147,10 @@ describe('form values and the contract', () => {
       formats.input,
       formats.declaration,
     ) as Record<string, unknown>;
-    expect(errors.facilityStart).toBe('Facility code: first bit must be at most 127');
-    expect(errors.cardStart).toBe('Card number: first bit must be at most 127');
-    expect((errors.parity as Record<string, unknown>[])[0].overStart).toBe('Over: first bit must be at most 127');
+    const text = (e: unknown) => (e as FieldError | undefined)?.text;
+    expect(text(errors.facilityStart)).toBe('Facility code: first bit must be at most 127');
+    expect(text(errors.cardStart)).toBe('Card number: first bit must be at most 127');
+    expect(text((errors.parity as Record<string, unknown>[])[0].overStart)).toBe('Over: first bit must be at most 127');
     // the server's violations land the same way
     expect(
       errorsFrom(
@@ -152,6 +160,9 @@ describe('form values and the contract', () => {
         ],
         formats.form,
       ),
-    ).toEqual({ facilityStart: 'Facility code: first bit must be at least 0', parity: [{ bit: expect.stringMatching(/ must be at most 127$/) }] });
+    ).toMatchObject({
+      facilityStart: { text: 'Facility code: first bit must be at least 0' },
+      parity: [{ bit: { text: expect.stringMatching(/ must be at most 127$/) } }],
+    });
   });
 });

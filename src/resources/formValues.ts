@@ -66,11 +66,14 @@ export function labelFor(name: string, sections: FormSection[], withRow = true):
   return name;
 }
 
-// A form error is final-form's text "<Label> <message>"; the violation it was made from (its key and values when it was
-// said with them, issue 48) is kept beside that very text, so the field says it by its key (formMessages.sayError).
-const violationOfError = new Map<string, Violation>();
-/** The violation a form error's text was made from by errorsFrom (the last 500 kept). */
-export const violationOf = (error: string): Violation | undefined => violationOfError.get(error);
+/** A form field's error as final-form holds it: its English "<Label> <message>" and the violation it says (its key and
+ *  values when it was said with them, issue 48), so the field says it in the operator's language by the violation
+ *  (formMessages.sayError), never by taking the English apart again. */
+export interface FieldError {
+  text: string;
+  violation: Violation;
+}
+export const fieldError = (label: string, violation: Violation): FieldError => ({ text: `${label} ${violation.message}`, violation });
 
 /** Violations → a final-form errors object keyed by field names (nested for repeated rows). */
 export function errorsFrom(violations: Violation[], sections: FormSection[]): Record<string, unknown> {
@@ -79,13 +82,7 @@ export function errorsFrom(violations: Violation[], sections: FormSection[]): Re
     const name = fieldName(v.field);
     // the field's own label, whole ('Facility code: first bit'); a repeated row's without its row ('Credential 2: '),
     // as the message shows under the row's field
-    const label = labelFor(name, sections, false);
-    const text = `${label} ${v.message}`;
-    if (v.code) {
-      if (violationOfError.size >= 500) violationOfError.delete(violationOfError.keys().next().value!);
-      violationOfError.set(text, v);
-    }
-    errors = setIn(errors, name, text) as Record<string, unknown>;
+    errors = setIn(errors, name, fieldError(labelFor(name, sections, false), v)) as Record<string, unknown>;
   }
   return errors;
 }
