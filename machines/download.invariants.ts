@@ -4,7 +4,7 @@
 
 /** The part of the snapshot the invariants read (not imported from ./download: that imports this file). */
 type Held = {
-  context: { progress: { done: number; total: number } | null; error: string | null };
+  context: { progress: { done: number; total: number } | null; error: string | { message: string } | null };
   children: Record<string, unknown>;
   hasTag: (tag: string) => boolean;
 };
@@ -22,6 +22,10 @@ export const invariants = {
   },
   failed: {
     'why it failed is said; nothing is fetched and no progress is shown': (s: Held) =>
-      !fetching(s) && !s.hasTag('busy') && typeof s.context.error === 'string' && s.context.error.trim() !== '' && s.context.progress === null,
+      !fetching(s) &&
+      !s.hasTag('busy') &&
+      s.context.error !== null &&
+      (typeof s.context.error === 'string' ? s.context.error : s.context.error.message).trim() !== '' &&
+      s.context.progress === null,
   },
 };

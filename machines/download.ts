@@ -2,6 +2,7 @@
 // running (the `fetch` actor the screen provides streams it and tells its progress) → idle with the file emitted for
 // the view to save (`download.ready`) | failed with why. Cancel stops the fetch (its request is aborted). One at a time.
 import { assign, emit, fromCallback, setup, type ActorRefFrom, type SnapshotFrom } from 'xstate';
+import type { Sentence } from '../contract/messages';
 import { invariants } from './download.invariants';
 
 export interface DownloadProgress {
@@ -11,7 +12,8 @@ export interface DownloadProgress {
 export interface DownloadContext {
   input: unknown;
   progress: DownloadProgress | null;
-  error: string | null;
+  /** why it failed: the refusal's sentence (key and values) when the server said one (issue 48), else words */
+  error: string | Sentence | null;
 }
 export type DownloadEvent =
   | { type: 'download.start'; input: unknown }
@@ -19,7 +21,7 @@ export type DownloadEvent =
   /** from the fetch: how far it is */
   | { type: 'download.progress'; done: number; total: number }
   /** from the fetch: its end — the file, or why there is none (`cancelled`: the server's stream was ended on purpose) */
-  | { type: 'download.finished'; file?: { blob: Blob; filename: string }; error?: string; cancelled?: boolean };
+  | { type: 'download.finished'; file?: { blob: Blob; filename: string }; error?: string | Sentence; cancelled?: boolean };
 export type DownloadEmitted = { type: 'download.ready'; blob: Blob; filename: string };
 
 export const downloadMachine = setup({

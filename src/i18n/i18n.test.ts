@@ -881,6 +881,11 @@ describe("a server's refusal kept by a machine", () => {
       .map(({ f }) => f.split('/machines/')[1]);
     expect(machineFiles().filter(({ text }) => /\berrorSaid\(/.test(text)).length).toBeGreaterThanOrEqual(14); // the scan reads them
     expect(users.filter((f) => !NOT_THE_SERVERS.includes(f))).toEqual([]);
+    // nor does the code that provides the machines' actors pass a refusal on as its English (the events export's failure)
+    const passedOn = serverFiles('src/system').flatMap(({ f, text }) =>
+      [...text.matchAll(/\berror: [\w.]+\.error\.message\b/g)].map((m) => `${f.split('/src/')[1]}: ${m[0]}`),
+    );
+    expect(passedOn).toEqual([]);
   });
 
   it('is said in Chinese by its key, though its English was never noted (a read, a badge print)', async () => {

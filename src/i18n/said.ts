@@ -3,8 +3,8 @@
 // message as text (a machine's `error`) is said in the operator's language by key, never by parsing the English
 // (src/i18n/index.ts say). No imports: the transport takes it in without the dictionaries.
 // Every machine that keeps a refusal keeps its sentence (machines/notProvided.ts errorSaid: i18n.test.ts fails on one
-// that keeps the English), so this is left for refusals that still reach a view as text: a download's failure
-// (machines/download.ts, the record panels and backups) and the door QR scanner's code refused.
+// that keeps the English), so this is left for refusals that still reach a view as text: the door QR scanner's code
+// refused (machines/doorQr.ts problemOf).
 import type { Sentence } from '../../contract/messages';
 
 const said = new Map<string, Sentence>();

@@ -3,6 +3,7 @@
 import { fromCallback, fromPromise } from 'xstate';
 import { downloadMachine, type DownloadEvent } from '../../machines/download';
 import { readingMachine } from '../../machines/reading';
+import { errorSaid } from '../../machines/notProvided';
 import { threatLevelMachine, type ThreatLevelInput, type ThreatRead, type ThreatRequest } from '../../machines/threatLevel';
 import { doorQrCodeMachine, doorQrMachine, type DoorQrAnswer, type DoorQrTurn } from '../../machines/doorQr';
 import type { DoorCommand, OsdpScanScope } from '../../contract';
@@ -404,7 +405,7 @@ export const eventExportLogic = downloadMachine.provide({
       }).then((out) => {
         if (ac.signal.aborted) return; // cancelled from the screen: the machine has left already
         if (out.status === 'ended') sendBack({ type: 'download.finished', file: { blob: out.blob, filename: out.filename } });
-        else if (out.status === 'failed') sendBack({ type: 'download.finished', error: out.error.message });
+        else if (out.status === 'failed') sendBack({ type: 'download.finished', error: errorSaid(out.error, 'The export failed') });
         else sendBack({ type: 'download.finished', cancelled: true });
       });
       return () => ac.abort();

@@ -6,7 +6,7 @@ import { isDeniedSwipe, WhyButton, WhyDrawer } from '../configure/WhyDrawer';
 import { Button, HTMLSelect, HTMLTable, InputGroup, ProgressBar, Switch, Tag } from '@blueprintjs/core';
 import { useNavigate } from 'react-router-dom';
 import { useSelector } from '@xstate/react';
-import { hasPrivilege, MOBILE_BREAKPOINT_PX, PRIV, TABLE_MAX_HEIGHT_VH, type Event } from '../../../contract';
+import { hasPrivilege, MOBILE_BREAKPOINT_PX, PRIV, TABLE_MAX_HEIGHT_VH, type Event, type Sentence } from '../../../contract';
 import { selectHeldPrivileges } from '../../../machines/session.selectors';
 import { selectSocketStatus } from '../../../machines/socket.selectors';
 import type { EventExportInput } from '../../hooks/answers';
@@ -17,7 +17,7 @@ import { useViewActor } from '../../hooks/useViewActor';
 import { useSystemActor } from '../../hooks/useSystemActor';
 import { PageHeader } from '../../ui/PageHeader';
 import { useTime } from '../../ui/time';
-import { sayEvent, useLocale, useT, tx } from '../../i18n';
+import { say, sayEvent, useLocale, useT, tx } from '../../i18n';
 import { burstOver, calmAfterFrame, farAfterFrame, isBurst } from './eventsBurst';
 import {
   MAX_ROWS,
@@ -126,7 +126,7 @@ export function EventsScreen() {
   const download = useViewActor('eventExportLogic');
   const progress = useSelector(download, selectDownloadProgress);
   const exportFailed = useSelector(download, selectDownloadError);
-  const exporting: { done: number; total: number; failed?: string } | null =
+  const exporting: { done: number; total: number; failed?: string | Sentence } | null =
     progress ?? (exportFailed !== null ? { done: 0, total: 0, failed: exportFailed } : null);
   useEffect(() => {
     const sub = download.on('download.ready', ({ blob, filename }) => saveFile({ blob, filename }));
@@ -151,7 +151,7 @@ export function EventsScreen() {
       <>
         {exporting?.failed && (
           <Tag intent="danger" minimal data-testid="events-export-error">
-            {exporting.failed}
+            {say(exporting.failed)}
           </Tag>
         )}
         <HTMLSelect
