@@ -84,6 +84,9 @@ test('zh-CN: the settings drawer switches the language live; a kept-alive list a
     await expect(drawer).toContainText('为什么此次刷卡被拒绝？');
     await expect(drawer.getByTestId('why-reason')).toContainText('拒绝通行');
     await expect(drawer.getByTestId('why-reason')).toContainText(`${door.name}：未知卡（卡 ${card}）`);
+    // and the check that failed says its detail in Chinese, the card's number in place (access/engine.ts why.noCredential)
+    await expect(drawer.getByTestId('why-step').last()).toContainText(`没有编号为 ${card} 的凭证`);
+    await expect(drawer.getByTestId('why-steps')).not.toContainText('no credential numbered');
     await shot(page, 'i18n-event-why-zh-1440');
     await page.keyboard.press('Escape');
     expect(problems).toEqual([]);
