@@ -5,7 +5,7 @@
 // provides (src/system/readActors.ts); the clock's reading comes with each answer.
 import { assign, emit, setup, type ActorRefFrom, type SnapshotFrom } from 'xstate';
 import { DOOR_QR_RENEW_GRACE_MS, type DoorQrCode, type DoorQrRow, type Sentence } from '../contract';
-import { errorSaid, errorText, notProvided } from './notProvided';
+import { errorSaid, notProvided } from './notProvided';
 
 export interface DoorQrTurn {
   id: number;
@@ -77,10 +77,11 @@ export interface DoorQrAnswer {
   code: DoorQrCode;
   now: number;
 }
-/** Why no code: a violation of the credential (said with the field's name) or another failure. */
+/** Why no code: a violation of the credential (said with the field's name) or another failure; either its words or
+ *  the sentence it was said as (key and values, issue 48), which the view says in the operator's language. */
 export interface DoorQrProblem {
   violation: boolean;
-  message: string;
+  message: string | Sentence;
 }
 export interface DoorQrCodeContext {
   doorId: number;
@@ -96,8 +97,9 @@ export type DoorQrCodeEvent =
 
 /** A refused credential names the field's violation; anything else its message. */
 export function problemOf(error: unknown): DoorQrProblem {
-  const v = (error as { violations?: Array<{ message: string }> } | null)?.violations?.[0];
-  return v ? { violation: true, message: v.message } : { violation: false, message: errorText(error, 'The code could not be read.') };
+  const v = (error as { violations?: Array<Partial<Sentence> & { message: string }> } | null)?.violations?.[0];
+  if (!v) return { violation: false, message: errorSaid(error, 'The code could not be read.') };
+  return { violation: true, message: typeof v.code === 'string' && v.values ? { message: v.message, code: v.code, values: v.values } : v.message };
 }
 
 export const doorQrCodeMachine = setup({

@@ -16,6 +16,14 @@ describe('door QR rules', () => {
     expect(problemOf(null)).toEqual({ violation: false, message: 'The code could not be read.' });
     expect(problemOf({ violations: [] })).toEqual({ violation: false, message: 'The code could not be read.' });
   });
+  it('a refusal said with a key is kept as its sentence, so the screen says it in the operator’s language (issue 48)', () => {
+    const tooLong = { message: 'must be at most 64 characters', code: 'text.tooLong', values: { max: 64 } };
+    expect(problemOf({ violations: [{ field: 'credential', ...tooLong }] })).toEqual({ violation: true, message: tooLong });
+    const gone = { message: 'That person is not inside Vault', code: 'access.notInside', values: { zone: 'Vault' } };
+    expect(problemOf(Object.assign(new Error(gone.message), { sentence: gone }))).toEqual({ violation: false, message: gone });
+    // a sentence that is not the error's own words: its words
+    expect(problemOf(Object.assign(new Error('Server down'), { sentence: gone }))).toEqual({ violation: false, message: 'Server down' });
+  });
   it("a switch refused without words says 'The command failed.'", async () => {
     const controls = createControls();
     const actor = createActor(doorQrMachine.provide({ actors: { list: controls.logic(), turn: controls.logic() } })).start();

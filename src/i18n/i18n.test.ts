@@ -873,9 +873,8 @@ describe('say()', () => {
 describe("a server's refusal kept by a machine", () => {
   const machineFiles = () => serverFiles('machines');
   it('is kept as its sentence: no machine keeps a refusal as its English (errorText) but those named, whose words are not the server’s', () => {
-    // the desktop companion's connection (its own words, not a server's), a journal replayed in the browser, the door
-    // QR scanner's unreadable code
-    const NOT_THE_SERVERS = ['companion.ts', 'journal.ts', 'doorQr.ts'];
+    // the desktop companion's connection (its own words, not a server's), a journal replayed in the browser
+    const NOT_THE_SERVERS = ['companion.ts', 'journal.ts'];
     const users = machineFiles()
       .filter(({ f, text }) => !f.endsWith('notProvided.ts') && /\berrorText\(/.test(text))
       .map(({ f }) => f.split('/machines/')[1]);

@@ -3,8 +3,7 @@
 // message as text (a machine's `error`) is said in the operator's language by key, never by parsing the English
 // (src/i18n/index.ts say). No imports: the transport takes it in without the dictionaries.
 // Every machine that keeps a refusal keeps its sentence (machines/notProvided.ts errorSaid: i18n.test.ts fails on one
-// that keeps the English), so this is left for refusals that still reach a view as text: the door QR scanner's code
-// refused (machines/doorQr.ts problemOf).
+// that keeps the English), so this is only a fallback for a refusal some view might still hold as text: none known.
 import type { Sentence } from '../../contract/messages';
 
 const said = new Map<string, Sentence>();

@@ -23,7 +23,8 @@ import { useRouteInfo } from '../../app/RouteContext';
 import { useChangeNotices } from '../../hooks/useChangeNotices';
 import { useSystemActor } from '../../hooks/useSystemActor';
 import { useViewActor } from '../../hooks/useViewActor';
-import { routeDescription, routeTitle, say, tx, useLocale } from '../../i18n';
+import { routeDescription, routeTitle, say, tCat, tx, useLocale } from '../../i18n';
+import { labelled, violationText } from '../../i18n/violations';
 import { notify } from '../../hooks/console';
 import { PageHeader } from '../../ui/PageHeader';
 import { useTime } from '../../ui/time';
@@ -150,6 +151,7 @@ function DoorQrPage() {
 /** The code a credential shows at the door now, drawn, renewed when its period ends. */
 function CodePanel({ door }: { door: DoorQrRow }) {
   const time = useTime();
+  const locale = useLocale();
   const [typed, setTyped] = useState(''); // visual: the credential being typed
   const code = useViewActor('doorQrCodeLogic', { input: { doorId: door.id } });
   const answer = useSelector(code, selectQrAnswer)?.code;
@@ -199,7 +201,13 @@ function CodePanel({ door }: { door: DoorQrRow }) {
       </form>
       {problem && (
         <Callout intent="danger" icon="error" data-testid="door-qr-problem">
-          {problem.violation ? `${tx('Credential')} ${problem.message}` : problem.message}
+          {problem.violation
+            ? labelled(
+                tx('Credential'),
+                violationText(problem.message, locale, (k, e) => tCat(k, e, locale)),
+                locale,
+              )
+            : say(problem.message)}
         </Callout>
       )}
       {busy && !answer && <Spinner />}
