@@ -26,3 +26,15 @@ describe('a refusal', () => {
     expect(validate({ ...base, violations: [{ field: 'f', message: 'm', code: 'Bad key' }] }, Refusal).ok).toBe(false);
   });
 });
+
+describe('fillTemplate', () => {
+  it('fills each placeholder, keeps one without a value as written, and never reads a value as a template', () => {
+    expect(fillTemplate('{a} and {b}, {a} again', { a: 1, b: 'x' })).toBe('1 and x, 1 again');
+    expect(fillTemplate('{door} needs {what}', { door: 'Lab' })).toBe('Lab needs {what}');
+    expect(fillTemplate('no placeholder', { a: 1 })).toBe('no placeholder');
+    expect(fillTemplate('{a}{b}', { a: '{b}', b: '' })).toBe('{b}');
+    expect(fillTemplate('', {})).toBe('');
+    // the same template again (split once and kept) fills the same way
+    expect(fillTemplate('{a} and {b}, {a} again', { a: 'p', b: 'q' })).toBe('p and q, p again');
+  });
+});
