@@ -52,8 +52,8 @@ export const DECISION_LABELS: Record<DecisionReason, string> = {
 
 /** One check of the chain: what was looked at, whether it passed, and in words why: `detail` in English (logs, the
  *  API), with its sentence's key and values (issue 48: `why.credentialExpired`, `{ card, to }`, filled in
- *  access/), which the console's "Why?" says in the operator's language (zh-CN in src/i18n/sentences.ts). A chain an
- *  edge ran and sent up has no key (contract/edge.ts EdgeDecisionStep): said as its English. */
+ *  access/), which the console's "Why?" says in the operator's language (zh-CN in src/i18n/sentences.ts). An edge sends
+ *  its chain up with them (contract/edge.ts EdgeDecisionStep); an older edge's has none: said as its English. */
 export interface DecisionStep {
   check: 'card-format' | 'credential' | 'qr' | 'identity' | 'door-mode' | 'pin' | 'access-group' | 'schedule' | 'anti-passback' | 'interlock';
   ok: boolean;

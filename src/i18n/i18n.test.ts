@@ -614,7 +614,7 @@ describe("the server's sentences with values", () => {
     const raw = decide(index, EMPTY_STATE, { doorId: 1, at, presented: { kind: 'raw', bits: '0101' } });
     expect(raw.steps.at(-1)!.detail).toBe('Wiegand 26 (H10301): 4 bits, Wiegand 26 (H10301) has 26; Wiegand 34: 4 bits, Wiegand 34 has 34');
     expect(stepDetail(raw.steps.at(-1)!, 'zh-CN')).toBe('Wiegand 26 (H10301)：4 位，Wiegand 26 (H10301) 为 26 位；Wiegand 34：4 位，Wiegand 34 为 34 位');
-    // a chain an edge sent up (no key) is said as its English
+    // a chain an older edge sent up (no key) is said as its English
     expect(stepDetail({ check: 'schedule', ok: false, detail: 'Staff: Office hours on Monday: 08:00–18:00' }, 'zh-CN')).toBe(
       'Staff: Office hours on Monday: 08:00–18:00',
     );

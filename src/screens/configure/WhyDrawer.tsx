@@ -116,8 +116,8 @@ export function WhyDrawer({ eventId, onClose }: { eventId: number; onClose: () =
   );
 }
 
-/** A check's detail in the console's language: by its key and values (access/engine.ts fill, issue 48); a chain an edge
- *  ran and sent up has no key and is said as its English. */
+/** A check's detail in the console's language: by its key and values (access/engine.ts fill, issue 48); a chain an
+ *  older edge sent up has no key and is said as its English. */
 export const stepDetail = (s: DecisionStep, loc?: Locale): string =>
   s.code ? saySentence({ message: s.detail, code: s.code, values: s.values ?? {} }, loc) : s.detail;
 
