@@ -11,7 +11,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { EVENT_CODES, type EdgeDoor } from '../contract';
 import { createDoorIo } from './doorIo';
 import { openJournal } from './journal';
-import { attachOsdpIo, boardAddresses } from './osdpIo';
+import { attachOsdpIo, boardAddresses, boardName } from './osdpIo';
 import { Bus, Command, Reader, type ByteDuplex } from './osdp';
 import { ptyPair } from './osdp/testkit';
 import type { SnapshotStore } from './snapshot';
@@ -294,5 +294,21 @@ describe('osdpIo: the input status values of OSDP 2.2 (Table 52)', () => {
     expect(io.isOpen(DOOR)).toBe(false);
     expect(events(EVENT_CODES.inputTamper)).toHaveLength(0);
     expect(events(EVENT_CODES.doorForcedOpen)).toHaveLength(1);
+  });
+});
+
+describe('boardName: a board’s name from the snapshot’s wiring', () => {
+  it('is the `board` of the first strike or input wired at that address; none for another address or no snapshot', () => {
+    const store = (doors: EdgeDoor[] | null) => ({ held: doors && { version: 1, snapshot: { doors } } }) as unknown as SnapshotStore;
+    const named = door({
+      strike: { id: 31, name: 'Lab strike', unlockMs: 1000, at: { address: ADDRESS, point: 1 } }, // a server before names: none
+      inputs: [{ id: CONTACT, name: 'Lab contact', kind: 'door-contact', normallyClosed: true, at: { address: ADDRESS, point: 0, board: 'Lab board' } }],
+    });
+    const other = door({ id: 12, strike: { id: 32, name: 'Hall strike', unlockMs: 1000, at: { address: 40, point: 0, board: 'Hall board' } }, inputs: [] });
+    expect(boardName(store([other, named]), ADDRESS)).toBe('Lab board');
+    expect(boardName(store([other, named]), 40)).toBe('Hall board');
+    expect(boardName(store([other, named]), 41)).toBeUndefined();
+    expect(boardName(store([door({ strike: null, inputs: [] })]), ADDRESS)).toBeUndefined();
+    expect(boardName(store(null), ADDRESS)).toBeUndefined();
   });
 });
