@@ -41,7 +41,7 @@ import {
 import { authenticateApiKey, isApiKey } from '../auth/apiKeys';
 import type { AccessIndexes } from '../access/index';
 import type { Db } from '../db/db';
-import { tenant, tenantOf } from '../db/tenant';
+import { controllerOfKeyUser, noteEdgeConnected, noteEdgeDisconnected, noteEdgePending, noteOsdpReaders, setControllerStatus } from '../db/queries/edgeLink';
 import { HardwareError } from '../doors/port';
 import type { Pipeline } from '../monitor/pipeline';
 import { said } from '../monitor/events';
@@ -73,14 +73,7 @@ interface Conn {
 async function controllerOfKey(db: Db, key: string, from: { ip: string; userAgent: string }) {
   const k = await authenticateApiKey(db, null, key, from);
   if (!k) return null;
-  const params: unknown[] = [k.userId];
-  const inClient = tenantOf(params, k.clientId);
-  const { rows } = await db.query<{ id: number; name: string; client_id: number }>(
-    `select c.id, c.name, c.client_id from service_accounts sa join controllers c on c.id = sa.controller_id and ${inClient('c')}
-      where sa.user_id = $1 and ${inClient('sa')}`,
-    params,
-  );
-  return rows[0] ? { controllerId: Number(rows[0].id), name: rows[0].name, clientId: Number(rows[0].client_id) } : null;
+  return controllerOfKeyUser(db, k.clientId, k.userId);
 }
 
 export type EdgeHub = ReturnType<typeof createEdgeHub>;
@@ -104,18 +97,13 @@ export function createEdgeHub(opts: {
   /** The controller's status changed: its event (1012 online, 1013 offline: an alert), once per change. */
   async function linkEvent(clientId: number, controllerId: number, online: boolean) {
     const status = online ? 'online' : 'offline';
-    const params: unknown[] = [controllerId, status];
-    const { rows } = await db.query<{ name: string }>(
-      `update controllers set status = $2, online_since = case when $2 = 'online' then now() else null end
-        where id = $1 and ${tenant(params, clientId)} and status is distinct from $2 returning name`,
-      params,
-    );
-    if (!rows.length || !opts.pipeline) return;
+    const name = await setControllerStatus(db, clientId, controllerId, status);
+    if (name === undefined || !opts.pipeline) return;
     const code = online ? EVENT_CODES.interfaceOnline : EVENT_CODES.interfaceOffline;
     // offline, its doors' hard anti-passback goes soft (a repeat is let through and logged): the alarm says which
     const soft = online ? [] : await hardAntiPassbackDoors(db, clientId, controllerId);
     // issue 48: said with its key and values, in the operator's language on the console
-    const values = { event: eventLabel(code), controller: rows[0].name };
+    const values = { event: eventLabel(code), controller: name };
     const doors = soft.slice(0, 3).join(', ');
     const message = online
       ? fill('event.edgeConnected', '{event}: {controller} (Gatehouse Edge connected)', values)
@@ -134,7 +122,7 @@ export function createEdgeHub(opts: {
     await opts.pipeline.record(clientId, {
       eventCode: code,
       sourceId: `iface-${controllerId}`,
-      sourceName: rows[0].name,
+      sourceName: name,
       ...said({ ...message, message: message.message.slice(0, 500) }),
       controllerId,
     });
@@ -256,23 +244,16 @@ export function createEdgeHub(opts: {
         t.unref();
         goingOffline.set(c.controllerId, t);
       }
-      void db
-        .query('update edge_controllers set disconnected_at = now() where controller_id = $1', [c.controllerId])
-        .catch((e) => log(`edge controller ${c.controllerId}: ${e}`));
+      void noteEdgeDisconnected(db, c.controllerId).catch((e) => log(`edge controller ${c.controllerId}: ${e}`));
     });
     ws.on('error', (e) => log(`edge controller ${c.controllerId}: ${e.message}`));
-    await db.query(
-      `insert into edge_controllers (controller_id, client_id, connected_at) values ($1, $2, now())
-       on conflict (controller_id) do update set connected_at = now(), disconnected_at = null`,
-      [c.controllerId, c.clientId],
-    );
+    const lastSeq = await noteEdgeConnected(db, c.clientId, c.controllerId);
     const pending = goingOffline.get(c.controllerId);
     if (pending) clearTimeout(pending);
     goingOffline.delete(c.controllerId);
     await linkEvent(c.clientId, c.controllerId, true);
     opts.readersChanged?.(c.clientId, c.controllerId);
-    const { rows } = await db.query<{ last_seq: string }>('select last_seq::text from edge_controllers where controller_id = $1', [c.controllerId]);
-    send(c, { type: 'welcome', controllerId: c.controllerId, controllerName: c.name, lastSeq: Number(rows[0]?.last_seq ?? 0), serverTime: Date.now() });
+    send(c, { type: 'welcome', controllerId: c.controllerId, controllerName: c.name, lastSeq, serverTime: Date.now() });
     await resend(c);
   }
 
@@ -307,10 +288,7 @@ export function createEdgeHub(opts: {
         return;
       }
       if (m.type === 'readers') {
-        await db.query('update edge_controllers set osdp_readers = $2::jsonb, osdp_readers_at = now() where controller_id = $1', [
-          c.controllerId,
-          JSON.stringify(m.readers),
-        ]);
+        await noteOsdpReaders(db, c.controllerId, m.readers);
         opts.readersChanged?.(c.clientId, c.controllerId);
         return;
       }
@@ -330,11 +308,7 @@ export function createEdgeHub(opts: {
         await recordApplied(db, c.clientId, c.controllerId, m.version, builtAt === null ? null : new Date(builtAt), new Date(m.at ?? Date.now()));
       } else {
         const version = m.type === 'hello' ? m.edgeVersion : null;
-        await db.query('update edge_controllers set pending = $2, edge_version = coalesce($3, edge_version) where controller_id = $1', [
-          c.controllerId,
-          m.pending,
-          version,
-        ]);
+        await noteEdgePending(db, c.controllerId, m.pending, version ?? null);
       }
     } catch (e) {
       log(`edge controller ${c.controllerId}: ${e}`);

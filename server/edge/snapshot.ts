@@ -5,37 +5,20 @@
 // card formats those doors use, and who is where (anti-passback). Nothing of its client's other doors, and nothing
 // of any other client. Its hash is sha256 of its JSON: the version grows only when the hash changes.
 import { createHash } from 'node:crypto';
-import { DOOR_MOMENTARY_MS, EDGE_MAX_OFFLINE_DAYS, type EdgeDegradedPolicy, type EdgeDoor, type EdgeSnapshot } from '../../contract';
+import { DOOR_MOMENTARY_MS, EDGE_MAX_OFFLINE_DAYS, type EdgeDoor, type EdgeSnapshot } from '../../contract';
 
 /** A door's held-open time when its row has none (the column's default, migration 163). */
 const DOOR_HELD_OPEN_MS = 30_000;
 import type { AccessIndex } from '../../access/engine';
 import type { Db } from '../db/db';
-import { tenantOf } from '../db/tenant';
 import { loadPresence } from '../doors/presence';
-import { alarmCodesOf, doorIoOf, type DoorIoRow } from '../db/queries/edge';
+import { alarmCodesOf, controllerDoors, doorIoOf, edgeMaxOfflineDays, type DoorIoRow } from '../db/queries/edge';
 
 const byId = <T extends { id: number }>(a: T, b: T) => a.id - b.id;
 
 /** The controller's readers and the doors they, its inputs and its outputs are at. */
 async function wiring(db: Db, clientId: number, controllerId: number) {
-  const params: unknown[] = [controllerId];
-  const mine = tenantOf(params, clientId);
-  const { rows: readers } = await db.query<{ id: number; name: string; door_id: number; direction: 'entry' | 'exit'; address: number | null }>(
-    `select id, name, door_id, direction, address from card_readers where controller_id = $1 and ${mine()} order by id`,
-    params,
-  );
-  const { rows: others } = await db.query<{ door_id: number }>(
-    `select door_id from inputs where controller_id = $1 and door_id is not null and ${mine()}
-     union select door_id from outputs where controller_id = $1 and door_id is not null and ${mine()}`,
-    params,
-  );
-  const doorIds = new Set([...readers.map((r) => Number(r.door_id)), ...others.map((r) => Number(r.door_id))]);
-  const policyParams: unknown[] = [[...doorIds]];
-  const { rows: policies } = await db.query<{ id: number; degraded_policy: EdgeDegradedPolicy; held_open_seconds: number }>(
-    `select id, degraded_policy, held_open_seconds from doors where id = any($1::int[]) and ${tenantOf(policyParams, clientId)()}`,
-    policyParams,
-  );
+  const { readers, doorIds, policies } = await controllerDoors(db, clientId, controllerId);
   const degraded = new Map(policies.map((p) => [Number(p.id), p.degraded_policy]));
   const heldOpenMs = new Map(policies.map((p) => [Number(p.id), Number(p.held_open_seconds) * 1000]));
   // the door I/O the edge drives and watches: each door's first lock strike, its contacts and exit buttons, each with
@@ -106,17 +89,13 @@ export async function buildSnapshot(
   const formatIds = new Set(doors.flatMap((d) => d.formatIds));
   const presence = await loadPresence(db, controller.clientId);
   // the client's own limit (Central properties, general), else the default: a client with no row has not changed it
-  const limitParams: unknown[] = [];
-  const { rows: limit } = await db.query<{ days: number }>(
-    `select edge_max_offline_days as days from central_properties where ${tenantOf(limitParams, controller.clientId)()}`,
-    limitParams,
-  );
+  const maxOfflineDays = await edgeMaxOfflineDays(db, controller.clientId);
   const snapshot: EdgeSnapshot = {
     controllerId: controller.id,
     controllerName: controller.name,
     timeZone: index.timeZone,
     qrPeriodS: index.qrPeriodS,
-    maxOfflineDays: limit[0] ? Number(limit[0].days) : EDGE_MAX_OFFLINE_DAYS,
+    maxOfflineDays: maxOfflineDays ?? EDGE_MAX_OFFLINE_DAYS,
     credentials: [...index.credentials.values()]
       .filter((c) => who.has(c.identityId))
       .map((c) => ({ ...c }))

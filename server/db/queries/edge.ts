@@ -1,6 +1,7 @@
 // Gatehouse Edge's SQL (issue 47; issue 48: a room's queries in the queries room): the snapshot version built for a
 // controller and when, what its edge reported it applied, and its doors whose anti-passback goes soft while it is
 // offline. Every query names the client (server/db/tenant.ts).
+import type { EdgeDegradedPolicy } from '../../../contract';
 import type { Db } from '../db';
 import { tenant, tenantOf } from '../tenant';
 
@@ -98,4 +99,37 @@ export async function doorIoOf(db: Db, clientId: number, controllerId: number) {
     params,
   );
   return { strikes, inputs };
+}
+
+/** The client's controller `controllerId`'s card readers, the doors of its readers, inputs and outputs, and those doors'
+ *  degraded policies and held-open times (the edge snapshot's wiring, server/edge/snapshot.ts). */
+export async function controllerDoors(db: Db, clientId: number, controllerId: number) {
+  const params: unknown[] = [controllerId];
+  const mine = tenantOf(params, clientId);
+  const { rows: readers } = await db.query<{ id: number; name: string; door_id: number; direction: 'entry' | 'exit'; address: number | null }>(
+    `select id, name, door_id, direction, address from card_readers where controller_id = $1 and ${mine()} order by id`,
+    params,
+  );
+  const { rows: others } = await db.query<{ door_id: number }>(
+    `select door_id from inputs where controller_id = $1 and door_id is not null and ${mine()}
+     union select door_id from outputs where controller_id = $1 and door_id is not null and ${mine()}`,
+    params,
+  );
+  const doorIds = new Set([...readers.map((r) => Number(r.door_id)), ...others.map((r) => Number(r.door_id))]);
+  const policyParams: unknown[] = [[...doorIds]];
+  const { rows: policies } = await db.query<{ id: number; degraded_policy: EdgeDegradedPolicy; held_open_seconds: number }>(
+    `select id, degraded_policy, held_open_seconds from doors where id = any($1::int[]) and ${tenantOf(policyParams, clientId)()}`,
+    policyParams,
+  );
+  return { readers, doorIds, policies };
+}
+
+/** The client's own limit of days offline (Central properties, general); undefined when it has not set one. */
+export async function edgeMaxOfflineDays(db: Db, clientId: number): Promise<number | undefined> {
+  const params: unknown[] = [];
+  const { rows } = await db.query<{ days: number }>(
+    `select edge_max_offline_days as days from central_properties where ${tenantOf(params, clientId)()}`,
+    params,
+  );
+  return rows[0] ? Number(rows[0].days) : undefined;
 }
