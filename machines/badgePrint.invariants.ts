@@ -9,6 +9,8 @@ type Held = {
   hasTag: (tag: string) => boolean;
 };
 const prints = (s: Held) => 'print' in s.children;
+/** Text with a word in it (the error's own text, or its sentence's English). */
+const words = (t: unknown) => typeof t === 'string' && t.trim() !== '';
 
 export const invariants = {
   machine: {
@@ -17,5 +19,5 @@ export const invariants = {
   },
   printing: { 'the badge of this visitor is printing': (s: Held) => prints(s) && s.context.visitorId > 0 },
   printed: { 'printed: the time it was recorded is kept, no error': ({ context: c }: Held) => c.printedAt !== null && c.error === null },
-  failed: { 'why it failed is said': ({ context: c }: Held) => c.error !== null && (typeof c.error === 'string' ? c.error : c.error.message).trim() !== '' },
+  failed: { 'why it failed is said': ({ context: c }: Held) => words(typeof c.error === 'string' ? c.error : c.error?.message) },
 };

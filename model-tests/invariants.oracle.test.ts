@@ -155,10 +155,13 @@ checkModule(
     failed: {
       'why it failed is said': {
         base: { c: { error: 'Printer offline' } },
+        keeps: [['a sentence', { c: { error: { message: 'Printer offline', code: 'badge.printerOffline', values: {} } } }]],
         breaks: [
           ['no error', { c: { error: null } }],
           ['a blank error', { c: { error: ' ' } }],
           ['an error that is not words', { c: { error: 500 } }],
+          ['a sentence without words', { c: { error: { message: ' ', code: 'badge.printerOffline', values: {} } } }],
+          ['a sentence without its English', { c: { error: { code: 'badge.printerOffline', values: {} } } }],
         ],
       },
     },
