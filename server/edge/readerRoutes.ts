@@ -26,7 +26,16 @@ import {
 import type { RouteDoc } from '../openapi/declared';
 import { audit } from '../audit/trail';
 import type { Db } from '../db/db';
-import { tenant } from '../db/tenant';
+import {
+  cardReaderAt,
+  clientCardReader,
+  clientControllerId,
+  controllerCardReaders,
+  moveCardReader,
+  readersNoticeRow,
+  reportedReaders,
+  scanControllers,
+} from '../db/queries/osdpReaders';
 import { HardwareError } from '../doors/port';
 import { HttpError, body, clientOf, fill } from '../http/kit';
 import type { Publish } from '../monitor/pipeline';
@@ -58,23 +67,10 @@ async function answerOf(
   controllerId: number,
   only?: { address: number; cardReader: { id: number; name: string } },
 ): Promise<OsdpReadersAnswer> {
-  const { rows } = await db.query<{
-    osdp_readers: EdgeReaderStatus[] | string | null;
-    osdp_readers_at: Date | string | null;
-    edge: boolean;
-  }>(
-    `select e.osdp_readers, e.osdp_readers_at,
-        exists (select 1 from service_accounts sa where sa.controller_id = c.id and sa.key_revoked_at is null) as edge
-       from controllers c left join edge_controllers e on e.controller_id = c.id where c.id = $1`,
-    [controllerId],
-  );
-  const row = rows[0];
+  const row = await reportedReaders(db, controllerId);
   const raw = row?.osdp_readers;
   const reported = (typeof raw === 'string' ? JSON.parse(raw) : (raw ?? [])) as EdgeReaderStatus[];
-  const { rows: cardReaders } = await db.query<{ id: number; name: string; address: number }>(
-    'select id, name, address from card_readers where controller_id = $1 order by id',
-    [controllerId],
-  );
+  const cardReaders = await controllerCardReaders(db, controllerId);
   const byAddress = new Map<number, { id: number; name: string }>();
   for (const r of cardReaders) if (!byAddress.has(Number(r.address))) byAddress.set(Number(r.address), { id: Number(r.id), name: r.name });
   const at = row?.osdp_readers_at;
@@ -97,11 +93,7 @@ async function answerOf(
  * controller's division: only consoles that may see that division hear it (as its heart-beats). Null: no such controller.
  */
 export async function readersNotice(db: Db, hub: EdgeHub, controllerId: number): Promise<{ body: OsdpReadersNotice; division: number | null } | null> {
-  const { rows } = await db.query<{ division_id: number | null; osdp_readers_at: Date | string | null }>(
-    'select c.division_id, e.osdp_readers_at from controllers c left join edge_controllers e on e.controller_id = c.id where c.id = $1',
-    [controllerId],
-  );
-  const row = rows[0];
+  const row = await readersNoticeRow(db, controllerId);
   if (!row) return null;
   const at = row.osdp_readers_at;
   return {
@@ -118,12 +110,9 @@ export function edgeReaderRoutes(app: FastifyInstance, { db, hub, publish }: { d
     async (req) => {
       const clientId = clientOf(req);
       const id = idOf(req);
-      const params: unknown[] = [id];
-      const { rows } = id
-        ? await db.query<{ id: number }>(`select c.id from controllers c where c.id = $1 and ${tenant(params, clientId, 'c')}`, params)
-        : { rows: [] };
-      if (!rows[0]) throw new HttpError(404, 'Controller not found');
-      return answerOf(db, hub, Number(rows[0].id));
+      const controller = id ? await clientControllerId(db, clientId, id) : undefined;
+      if (controller === undefined) throw new HttpError(404, 'Controller not found');
+      return answerOf(db, hub, controller);
     },
   );
 
@@ -131,15 +120,8 @@ export function edgeReaderRoutes(app: FastifyInstance, { db, hub, publish }: { d
   app.get(`${cardReadersResource.api}/:id/osdp`, { config: { privileges: [PRIV.cardReaders.view], touches: 'client', ...DOCS.cardReader } }, async (req) => {
     const clientId = clientOf(req);
     const id = idOf(req);
-    const params: unknown[] = [id];
-    const { rows } = id
-      ? await db.query<{ id: number; name: string; controller_id: number; address: number }>(
-          `select r.id, r.name, r.controller_id, r.address from card_readers r where r.id = $1 and ${tenant(params, clientId, 'r')}`,
-          params,
-        )
-      : { rows: [] };
-    if (!rows[0]) throw new HttpError(404, 'Card reader not found');
-    const r = rows[0];
+    const r = id ? await clientCardReader(db, clientId, id) : undefined;
+    if (!r) throw new HttpError(404, 'Card reader not found');
     return answerOf(db, hub, Number(r.controller_id), { address: Number(r.address), cardReader: { id: Number(r.id), name: r.name } });
   });
 
@@ -165,14 +147,7 @@ export function edgeReaderRoutes(app: FastifyInstance, { db, hub, publish }: { d
           .map((c) => c.controllerId),
       ),
     ];
-    const params: unknown[] = [live];
-    const { rows } = live.length
-      ? await db.query<{ id: number; name: string; taken: number[] | null }>(
-          `select c.id, c.name, array(select r.address from card_readers r where r.controller_id = c.id) as taken
-             from controllers c where c.id = any($1::int[]) and ${tenant(params, clientId, 'c')} order by c.name, c.id`,
-          params,
-        )
-      : { rows: [] };
+    const rows = await scanControllers(db, clientId, live);
     const answer: OsdpFoundAnswer = { items: [], controllers: [] };
     const asked = await Promise.all(
       rows.map(async (c) => {
@@ -204,16 +179,7 @@ export function edgeReaderRoutes(app: FastifyInstance, { db, hub, publish }: { d
   app.post(`${cardReadersResource.api}/:id/repair`, { config: { privileges: [PRIV.cardReaders.edit], touches: 'client', ...DOCS.repair } }, async (req) => {
     const clientId = clientOf(req);
     const id = idOf(req);
-    const params: unknown[] = [id];
-    const { rows } = id
-      ? await db.query<{ id: number; name: string; address: number; controller_id: number; edge: boolean }>(
-          `select r.id, r.name, r.address, r.controller_id,
-              exists (select 1 from service_accounts sa where sa.controller_id = r.controller_id and sa.key_revoked_at is null) as edge
-             from card_readers r where r.id = $1 and ${tenant(params, clientId, 'r')}`,
-          params,
-        )
-      : { rows: [] };
-    const reader = rows[0];
+    const reader = id ? await clientCardReader(db, clientId, id) : undefined;
     if (!reader) throw new HttpError(404, 'Card reader not found');
     if (!reader.edge)
       throw new HttpError(
@@ -256,7 +222,7 @@ export function edgeReaderRoutes(app: FastifyInstance, { db, hub, publish }: { d
     }
     if (!result.ok) throw new HttpError(409, result.message);
     const before = { address: Number(reader.address), baud: reader.baud };
-    await db.query('update card_readers set address = $2, updated_at = now() where id = $1', [reader.id, to]);
+    await moveCardReader(db, reader.id, to);
     await audit(db, req, { clientId, action: 'comset', entity: 'cardReader', entityId: reader.id, before, after: { address: to, baud } });
     // the edge's snapshot (the card reader at its new address) and the consoles' lists follow
     hub.changed(clientId);
@@ -276,17 +242,7 @@ interface EdgeReader {
 
 /** The card reader (404 for another client's), on an edge controller (409 otherwise), at an OSDP bus address. */
 async function edgeReaderOf(db: Db, clientId: number, id: number | null): Promise<EdgeReader> {
-  const params: unknown[] = [id];
-  const { rows } = id
-    ? await db.query<EdgeReader & { edge: boolean; osdp_readers: EdgeReaderStatus[] | string | null }>(
-        `select r.id, r.name, r.address, r.controller_id, e.osdp_readers,
-            exists (select 1 from service_accounts sa where sa.controller_id = r.controller_id and sa.key_revoked_at is null) as edge
-           from card_readers r left join edge_controllers e on e.controller_id = r.controller_id
-          where r.id = $1 and ${tenant(params, clientId, 'r')}`,
-        params,
-      )
-    : { rows: [] };
-  const r = rows[0];
+  const r = id ? await clientCardReader(db, clientId, id) : undefined;
   if (!r) throw new HttpError(404, 'Card reader not found');
   if (!r.edge)
     throw new HttpError(
@@ -314,13 +270,9 @@ async function comsetWanted(db: Db, reader: EdgeReader, asked: OsdpComsetRequest
   if (to === reader.address && baud === reader.baud)
     throw new HttpError(400, 'The reader is at this bus address and speed already: nothing to change', [{ field: 'address', message: 'is the reader’s now' }]);
   if (to !== reader.address) {
-    const { rows } = await db.query<{ name: string }>('select name from card_readers where controller_id = $1 and address = $2 and id <> $3 limit 1', [
-      reader.controller_id,
-      to,
-      reader.id,
-    ]);
-    if (rows[0])
-      throw new HttpError(400, fill('osdp.addressTaken', 'Bus address {address} is {name}’s on this controller', { address: to, name: rows[0].name }), [
+    const taken = await cardReaderAt(db, reader.controller_id, to, reader.id);
+    if (taken !== undefined)
+      throw new HttpError(400, fill('osdp.addressTaken', 'Bus address {address} is {name}’s on this controller', { address: to, name: taken }), [
         { field: 'address', message: 'has another card reader' },
       ]);
   }
