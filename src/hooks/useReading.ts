@@ -11,7 +11,8 @@ import type { LogicIdOf } from './wiring';
 
 /**
  * `notices`: real-time notices after which the answer is read again (useChangeNotices) — at once, or with `live` at
- * most every DASHBOARD_LIVE_MS and never over a read on its way (`read.changed`, machines/reading.ts).
+ * most every DASHBOARD_LIVE_MS and never over a read on its way (`read.changed`, machines/reading.ts); so is every
+ * (re)connect of the socket that carries them.
  */
 export function useReading<T>(id: LogicIdOf<typeof readingMachine>, options: { input?: unknown; key?: unknown; notices?: NoticeSource; live?: boolean } = {}) {
   const actor = useViewActor(id, { input: options.input }) as unknown as ActorRefFrom<typeof readingMachine>;
@@ -30,7 +31,7 @@ export function useReading<T>(id: LogicIdOf<typeof readingMachine>, options: { i
   // a live reading's notices while its wait is on its way would change nothing: they are not sent (nor journaled)
   const live = options.live ?? false;
   const notice = useCallback(() => readingNotice(actor.getSnapshot(), live), [actor, live]);
-  useChangeNotices(options.notices ?? null, actor as { send: (e: { type: string }) => void }, notice, { shownAgain: false });
+  useChangeNotices(options.notices ?? null, actor as { send: (e: { type: string }) => void }, notice, { shownAgain: false, resynced: notice });
   const reload = useCallback(() => actor.send({ type: 'read.reload' }), [actor]);
   return { output, busy, failed, error, reload };
 }
