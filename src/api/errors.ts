@@ -1,7 +1,6 @@
 // The error chain of §8 as pure functions: what a failed call becomes, and whether and how it is shown.
 import statuses from 'statuses';
 import { JWT_INVALID, SESSION_EXPIRED_MESSAGE, TOAST_MS, isNoTokenPath, type Sentence, type Violation } from '../../contract';
-import { noteRefusal } from '../i18n/said';
 
 export type Intent = 'danger' | 'warning' | 'success' | 'primary';
 export interface Notice {
@@ -35,7 +34,6 @@ export class ApiError extends Error {
     this.body = init.body;
     this.method = (init.method ?? '').toUpperCase();
     this.sentence = sentenceIn(init.body, init.message);
-    noteRefusal(init.body); // a sentence with values is said in the operator's language by its key (src/i18n/said.ts)
   }
 }
 
@@ -83,7 +81,8 @@ export function errorMessage(body: unknown, statusText?: string): string {
   return str(sys) ?? str(b.detail) ?? str(b.message) ?? str(statusText) ?? DEFAULT_MESSAGE;
 }
 
-interface AxiosLikeError {
+/** What the REST client (./client.ts HttpFailure) rejects with, read loosely: anything else is a failure too. */
+interface HttpLikeError {
   code?: string;
   name?: string;
   message?: string;
@@ -92,10 +91,10 @@ interface AxiosLikeError {
   response?: { status?: number; statusText?: string; data?: unknown };
 }
 
-/** Normalise whatever axios rejected with (HTTP error, network error, cancellation) into an ApiError. */
+/** Normalise whatever the REST client rejected with (HTTP error, network error, cancellation) into an ApiError. */
 export function toApiError(err: unknown): ApiError {
   if (err instanceof ApiError) return err;
-  const e = (err ?? {}) as AxiosLikeError;
+  const e = (err ?? {}) as HttpLikeError;
   const path = e.config?.url ?? '';
   const method = e.config?.method ?? '';
   if (e.code === 'ERR_CANCELED' || e.name === 'CanceledError' || e.__CANCEL__) {

@@ -17,7 +17,6 @@ import { useSyncExternalStore } from 'react';
 import { CATALOGUE, formatTimeAgo, timeAgo, type DisplayLocale, type Sentence } from '../../contract';
 import { en, zh, type MessageKey } from './common';
 import { catKey } from './catalogue';
-import { sentenceOf } from './said';
 
 export type Locale = DisplayLocale;
 export type { MessageKey };
@@ -107,15 +106,13 @@ export function t(key: MessageKey, loc: Locale = current(), vars?: Vars): string
 export function tx(text: string, vars?: Vars, loc: Locale = current()): string {
   return vars ? (i18n.t(text, { ns: 'text', lng: loc, defaultValue: text, ...vars }) as string) : lookUp('text', loc, text, text);
 }
-/** A sentence from elsewhere (a server's error, a machine's message): a sentence with its key (a machine keeps the
- *  refusal's: machines/notProvided.ts errorSaid) said by it; text by its key when the server sent one with it
- *  (./said.ts), else translated when the dictionary has it, else shown exactly as given (never interpolated: it may
- *  hold braces of its own). */
+/** A sentence from elsewhere (a server's refusal, a machine's message): a sentence with its key (a machine keeps the
+ *  refusal's: machines/notProvided.ts errorSaid) said by it; text translated when the console's own dictionary has it
+ *  (a fixed sentence), else shown exactly as given (never interpolated: it may hold braces of its own). No key is ever
+ *  found again by a sentence's English: what the server said with a key travels with it to the view (issue 48). */
 export function say(message: string | Sentence, loc: Locale = current()): string {
   if (typeof message !== 'string') return saySentence(message, loc);
   if (loc === 'en') return message;
-  const sentence = sentenceOf(message);
-  if (sentence) return saySentence(sentence, loc);
   if (i18n.exists(message, { ns: 'text', lng: loc })) return i18n.t(message, { ns: 'text', lng: loc, interpolation: { skipOnVariables: true } }) as string;
   return message;
 }

@@ -294,7 +294,9 @@ export const assignPrivilegeCommands = commands(async (command) => {
   try {
     return await assignPrivileges(Number(command.slice(0, bar)), JSON.parse(command.slice(bar + 1)) as Tick[]);
   } catch (e) {
-    throw new Error(e instanceof ApiError ? (e.violations[0] ? `${e.violations[0].field}: ${e.violations[0].message}` : e.message) : String(e), { cause: e });
+    // a refusal without violations goes on whole, its sentence (key and values) with it: the view says it by its key
+    if (!(e instanceof ApiError) || !e.violations[0]) throw e;
+    throw new Error(`${e.violations[0].field}: ${e.violations[0].message}`, { cause: e });
   }
 });
 
