@@ -20,6 +20,7 @@ export * from './edge';
 export * from './edgeDelta';
 export * from './osdpReaders';
 export * from './resources';
+export * from './privilegeCatalogue';
 export * from './attendanceDaily';
 export * from './attendanceFiles';
 // ./phone (libphonenumber-js, countries-and-timezones) is imported by path where it is used (machines/phone.selectors):

@@ -9,12 +9,14 @@
 //   the zh-CN chunk (an English console downloads none), and src/i18n/i18n.test.ts names a resource whose file or
 //   label is missing, or a label in the wrong file;
 // - server/db/migrations/NNN_<name>.sql: its table (and server/db/seed.ts where it has demo rows).
-// Still written by hand, though a generator could derive them from the declaration: its import and CATALOGUE entry
-// in ./index.ts; its route rows in src/app/routeTable.ts (`catalogue(res, description)`: path, title, privileges and
-// icon already come from the declaration, only the sidebar position and the description are the table's; their zh-CN
-// titles are derived from its zh-CN labels, src/i18n/routes.derived.ts); its privilege codes in contract/privileges.ts and their zh-CN in
-// src/i18n/privileges.ts. Server hooks (server/resources) and console touches (src/resources) only when it does more
-// than keep rows.
+// - its import and CATALOGUE entry in ./index.ts (as a Payload collection is listed in its config).
+// Derived from it, never written by hand (issue 48): its console routes (a declaration with a `description` and no
+// row of its own in src/app/routes/ gets list, add and edit after its section's last row, src/app/routeTable.ts), their
+// titles and descriptions in both languages (src/i18n/routes.derived.ts, from its labels and `description`), its
+// privilege codes' entries when the specification's list (./privileges.ts) has none ("View <many>", …:
+// ../privilegeCatalogue.ts; their zh-CN src/i18n/privileges.derived.ts), the server's routes and the generated tests.
+// A route row in src/app/routes/ by hand only for a place in the sidebar other than its section's end, or a screen of
+// its own. Server hooks (server/resources) and console touches (src/resources) only when it does more than keep rows.
 
 export type FieldKind =
   'text' | 'email' | 'number' | 'date' | 'datetime' | 'timestamp' | 'choice' | 'switch' | 'ref' | 'refs' | 'children' | 'image' | 'file' | 'timezone';
@@ -266,6 +268,9 @@ export interface ResourceDeclaration<F extends Fields = Fields> {
   /** Console list route; add is `${route}/add`, edit `${route}/edit/:id` unless the declaration says otherwise. */
   route: string;
   label: { one: string; many: string };
+  /** What the list is for, one sentence (its sidebar entry's description; zh-CN `resource.<name>.description`). With
+   *  it, and no row of its own in src/app/routes/, the console's routes are derived (src/app/routeTable.ts). */
+  description?: string;
   icon: string;
   section: string;
   /** Privilege codes per action, from PRIV (never literals). `read`: more codes that may open one record; `list`: more

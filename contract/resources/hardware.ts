@@ -213,6 +213,7 @@ export const outputsResource = defineResource({
   route: '/hardware/output',
   section: 'hardware',
   label: { one: 'Output', many: 'Outputs' },
+  description: 'Relays, locks and sounders.',
   icon: 'log-out',
   privileges: PRIV.outputs,
   scope: { tenant: true },

@@ -108,6 +108,7 @@ export default {
   'resource.interfaces.addTitle': '新增接口板',
   'resource.outputs.one': '输出点',
   'resource.outputs.many': '输出点',
+  'resource.outputs.description': '继电器、门锁和声响器。',
   'resource.outputs.field.name': '名称',
   'resource.outputs.unique.name': '已被另一个输出使用',
   'resource.outputs.field.kind': '类型',

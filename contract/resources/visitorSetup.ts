@@ -194,6 +194,7 @@ export const credentialStoreResource = defineResource({
   route: '/report/credential-store',
   section: 'report',
   label: { one: 'Credential store entry', many: 'Credential store' },
+  description: 'Unassigned credentials held in stock.',
   icon: 'database',
   privileges: PRIV.credentialStore,
   scope: { tenant: true },

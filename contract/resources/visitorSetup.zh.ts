@@ -2,6 +2,7 @@
 export default {
   'resource.credentialStore.one': '库存凭证',
   'resource.credentialStore.many': '凭证库存',
+  'resource.credentialStore.description': '库存中尚未分配的凭证。',
   'resource.credentialStore.field.number': '编号',
   'resource.credentialStore.help.number': '与卡面印刷一致：大写字母、数字和 -',
   'resource.credentialStore.unique.number': '已在库存中',

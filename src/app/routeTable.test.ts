@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { PRIVILEGE_CODES } from '../../contract';
-import { ATTENDANCE_MENU, ROUTES } from './routeTable';
+import { CATALOGUE, PRIVILEGE_CODES, defineResource, text } from '../../contract';
+import { ATTENDANCE_MENU, ROUTES, withDeclaredRoutes } from './routeTable';
 
 describe('the route table', () => {
   it('uses only privilege codes that exist in the contract catalogue', () => {
@@ -54,5 +54,56 @@ describe('route icons', () => {
     const { IconNames } = await import('@blueprintjs/icons');
     const known = new Set<string>(Object.values(IconNames));
     expect(ROUTES.filter((r) => r.icon && !known.has(r.icon)).map((r) => `${r.path}: ${r.icon}`)).toEqual([]);
+  });
+});
+
+describe('routes derived from a declaration (issue 48: a resource is its declaration and its migration)', () => {
+  const bins = defineResource({
+    name: 'bins',
+    table: 'bins',
+    api: '/event/manage/bins',
+    route: '/configure/bins',
+    section: 'configure',
+    label: { one: 'Bin', many: 'Bins' },
+    description: 'Where lost property waits for its owner.',
+    icon: 'box',
+    privileges: { view: '0.4.99.0', add: '0.4.99.1', edit: '0.4.99.2', delete: '0.4.99.3' },
+    scope: { tenant: true },
+    fields: { name: text({ required: true, max: 100 }) },
+    list: { title: ['name'], columns: [], sort: ['name', 'asc'] },
+    form: [{ title: 'Bin', fields: ['name'] }],
+  });
+
+  it("gives a resource with a description its list, add and edit rows after its section's last row", () => {
+    const rows = withDeclaredRoutes(ROUTES, [bins]);
+    const at = rows.findIndex((r) => r.path === '/configure/bins');
+    expect(at).toBeGreaterThan(0);
+    expect(rows.slice(at, at + 3).map((r) => [r.path, r.title, r.privileges, r.hidden, r.screen, r.description])).toEqual([
+      ['/configure/bins', 'Bins', ['0.4.99.0'], false, 'catalogueList', 'Where lost property waits for its owner.'],
+      ['/configure/bins/add', 'Add bin', ['0.4.99.1'], true, 'catalogueForm', 'Create a new bin.'],
+      ['/configure/bins/edit/:id', 'Edit bin', ['0.4.99.2'], true, 'catalogueForm', 'Change an existing bin.'],
+    ]);
+    expect(rows[at - 1].section).toBe('configure');
+    expect(rows[at + 3].section).not.toBe('configure'); // the section's end, not the table's
+    expect(rows).toHaveLength(ROUTES.length + 3);
+  });
+
+  it('derives nothing for a resource without a description, or one with a row of its own', () => {
+    const { description: _, ...quiet } = bins;
+    expect(withDeclaredRoutes(ROUTES, [quiet])).toEqual(ROUTES);
+    const own = [...ROUTES, { ...ROUTES[0], path: '/configure/bins', section: 'configure' as const }];
+    expect(withDeclaredRoutes(own, [bins])).toEqual(own);
+  });
+
+  it('refuses a section the sidebar does not have', () => {
+    expect(() => withDeclaredRoutes(ROUTES, [{ ...bins, section: 'nowhere' }])).toThrow(/no sidebar section nowhere/);
+  });
+
+  it('the table holds the catalogue resources that say what they are for (outputs, the credential store)', () => {
+    const described = CATALOGUE.filter((r) => r.description);
+    expect(described.map((r) => r.name)).toEqual(expect.arrayContaining(['outputs', 'credentialStore']));
+    for (const r of described) expect(ROUTES.find((x) => x.path === r.route)?.description).toBe(r.description);
+    // derived at the end of their sections, where the specification's table has them
+    expect(ROUTES.findIndex((x) => x.path === '/hardware/output')).toBe(ROUTES.findLastIndex((x) => x.section === 'hardware' && !x.hidden));
   });
 });

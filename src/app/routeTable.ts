@@ -2,7 +2,8 @@
 // rule, in one place. It drives the router (src/app/App.tsx), the guard (guard.ts) and the sidebar. Data only.
 // The rows themselves live by sidebar section in src/app/routes/ (one file per section, built with routes/define.ts);
 // this file joins them in the sidebar's order.
-import type { RouteDef, SectionId } from './routes/define';
+import { CATALOGUE, type ResourceDeclaration } from '../../contract';
+import { catalogue, settings, type RouteDef, type SectionId } from './routes/define';
 import { GENERAL_ROUTES } from './routes/general';
 import { MONITOR_ROUTES } from './routes/monitor';
 import { MANAGE_ROUTES } from './routes/manage';
@@ -30,7 +31,34 @@ export const SECTIONS: { id: SectionId; title: string; icon: string }[] = [
   { id: 'attendance', title: 'Attendance', icon: 'time' },
 ];
 
-export const ROUTES: RouteDef[] = [
+/**
+ * Issue 48: a catalogue resource that says what its list is for (`description`) and has no row in a section file gets
+ * its rows from its declaration (list, add, edit; a singleton its settings form), after the last row of its section:
+ * a new plain resource is its declaration and its migration. A row by hand places it elsewhere in the sidebar.
+ */
+export function withDeclaredRoutes(rows: readonly RouteDef[], resources: readonly ResourceDeclaration<any>[] = CATALOGUE): RouteDef[] {
+  const out = [...rows];
+  const paths = new Set(rows.map((x) => x.path));
+  for (const res of resources) {
+    if (!res.description || paths.has(res.route)) continue;
+    const section = res.section as SectionId;
+    if (!SECTIONS.some((s) => s.id === section)) throw new Error(`resource ${res.name}: no sidebar section ${res.section}`);
+    const derived = res.singleton ? [settings(res)] : catalogue(res);
+    let at = out.length;
+    for (let i = out.length - 1; i >= 0; i--)
+      if (out[i].section === section) {
+        at = i + 1;
+        break;
+      }
+    if (at === out.length && !out.some((x) => x.section === section)) at = out.findIndex((x) => sectionOrder(x.section) > sectionOrder(section));
+    out.splice(at < 0 ? out.length : at, 0, ...derived);
+    for (const d of derived) paths.add(d.path);
+  }
+  return out;
+}
+const sectionOrder = (id: SectionId) => SECTIONS.findIndex((s) => s.id === id);
+
+export const ROUTES: RouteDef[] = withDeclaredRoutes([
   ...GENERAL_ROUTES,
   ...MONITOR_ROUTES,
   ...MANAGE_ROUTES,
@@ -41,7 +69,7 @@ export const ROUTES: RouteDef[] = [
   ...VISITOR_ROUTES,
   ...VIDEO_ROUTES,
   ...ATTENDANCE_ROUTES,
-];
+]);
 
 /** §2: any unknown path shows 404 Page Not Found, open to everyone. */
 export const NOT_FOUND_ROUTE: RouteDef = {

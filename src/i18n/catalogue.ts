@@ -9,6 +9,7 @@ export const resourceBase = (resource: string, child?: string) => (child ? `reso
 export const catKey = {
   one: (r: string) => `resource.${r}.one`,
   many: (r: string) => `resource.${r}.many`,
+  description: (r: string) => `resource.${r}.description`,
   field: (base: string, f: string) => `${base}.field.${f}`,
   help: (base: string, f: string) => `${base}.help.${f}`,
   placeholder: (base: string, f: string) => `${base}.placeholder.${f}`,
@@ -40,6 +41,7 @@ export function declarationEntries(d: ResourceDeclaration<any>): Record<string, 
   const base = resourceBase(d.name);
   out[catKey.one(d.name)] = d.label.one;
   out[catKey.many(d.name)] = d.label.many;
+  if (d.description) out[catKey.description(d.name)] = d.description;
   for (const [name, f] of Object.entries(d.fields as Fields)) {
     fieldEntries(base, name, f, out);
     if (f.kind === 'children' && f.children) {

@@ -116,8 +116,9 @@ export const fromResource = (res: ResourceDeclaration<any>, kind: 'list' | 'add'
   const row = routeRows(res).find((x) => x.kind === kind)!;
   return r(row.section as SectionId, row.path, row.title, row.privileges, { icon: res.icon, hidden: row.hidden, screen, ...opt });
 };
-/** The list, add and edit routes of a catalogue resource, on the generated screens (src/screens/catalogue). */
-export const catalogue = (res: ResourceDeclaration<any>, description: string): RouteDef[] => [
+/** The list, add and edit routes of a catalogue resource, on the generated screens (src/screens/catalogue); the
+ *  list's description by default the declaration's own. */
+export const catalogue = (res: ResourceDeclaration<any>, description = res.description): RouteDef[] => [
   fromResource(res, 'list', 'catalogueList', { description }),
   ...(res.privileges.add ? [fromResource(res, 'add', 'catalogueForm', { description: `Create a new ${res.label.one.toLowerCase()}.` })] : []),
   ...(res.privileges.edit || res.screens?.editRoute
@@ -125,7 +126,7 @@ export const catalogue = (res: ResourceDeclaration<any>, description: string): R
     : []),
 ];
 /** A tenant's settings (a catalogue singleton): its one route is the form. */
-export const settings = (res: ResourceDeclaration<any>, description: string, opt: Opt = {}): RouteDef =>
+export const settings = (res: ResourceDeclaration<any>, description = res.description, opt: Opt = {}): RouteDef =>
   fromResource(res, 'settings', 'catalogueForm', { description, ...opt });
 /**
  * §2 Attendance: the children sit under /attendance and are hidden from the sidebar (the attendance screen links

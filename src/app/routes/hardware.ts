@@ -6,7 +6,6 @@ import {
   cardReadersResource,
   controllersResource,
   inputsResource,
-  outputsResource,
   cardFormatsResource,
 } from '../../../contract';
 import { r, fromResource, catalogue, type RouteDef } from './define';
@@ -34,5 +33,5 @@ export const HARDWARE_ROUTES: RouteDef[] = [
   fromResource(interfacesResource, 'add', 'interfacePreAdd', { hidden: true, description: 'Discover and add an interface board.' }),
   fromResource(interfacesResource, 'edit', 'catalogueForm', { description: 'Change an interface board.' }),
   fromResource(interfaceSettingsResource, 'edit', 'catalogueForm', { description: 'Timing and supervision settings of an interface.' }),
-  ...catalogue(outputsResource, 'Relays, locks and sounders.'),
+  // outputs: derived from their declaration, after this section's last row (src/app/routeTable.ts withDeclaredRoutes)
 ];

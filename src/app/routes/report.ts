@@ -1,6 +1,6 @@
 // The Report section's rows of the route table (src/app/routeTable.ts joins the sections in sidebar order):
 // activity, events, alarm handling and the catalogue reports.
-import { PRIV, reportJobsResource, identityReportResource, identityLocationResource, credentialStoreResource } from '../../../contract';
+import { PRIV, reportJobsResource, identityReportResource, identityLocationResource } from '../../../contract';
 import { r, catalogue, type RouteDef } from './define';
 
 export const REPORT_ROUTES: RouteDef[] = [
@@ -29,5 +29,5 @@ export const REPORT_ROUTES: RouteDef[] = [
   ...catalogue(identityReportResource, 'Identities with their credentials and access groups.'),
   ...catalogue(identityLocationResource, 'Where each identity was last seen.'),
   ...catalogue(reportJobsResource, 'Reports made on a schedule for the period just past, kept for download.'),
-  ...catalogue(credentialStoreResource, 'Unassigned credentials held in stock.'),
+  // the credential store: derived from its declaration, after this section's last row (src/app/routeTable.ts withDeclaredRoutes)
 ];
