@@ -14,13 +14,14 @@ type Held = {
     version: string | null;
     capabilities: string[];
     pending: Record<string, { kind: string }>;
-    error: string | null;
+    error: { message: string } | null;
   };
   children: Record<string, unknown>;
   hasTag: (tag: string) => boolean;
 };
 const running = (s: Held) => Object.keys(s.children).sort().join(',');
 const said = (e: string | null) => typeof e === 'string' && e.trim() !== '';
+const saysWhy = (e: { message: string } | null) => e !== null && said(e.message);
 /** Nothing of a companion is known: no port, no version, no capabilities, no request waiting. */
 const nothingKnown = ({ context: c }: Held) => c.port === null && c.version === null && c.capabilities.length === 0 && Object.keys(c.pending).length === 0;
 
@@ -54,6 +55,6 @@ export const invariants = {
   },
   waiting: {
     'between rounds: nothing runs, not usable, nothing waiting, and it says why': (s: Held) =>
-      running(s) === '' && !s.hasTag('usable') && Object.keys(s.context.pending).length === 0 && said(s.context.error),
+      running(s) === '' && !s.hasTag('usable') && Object.keys(s.context.pending).length === 0 && saysWhy(s.context.error),
   },
 };

@@ -7,14 +7,15 @@ import {
   COMPANION_PORTS,
   COMPANION_PROBE_TIMEOUT_MS,
   CompanionCommand,
-  DEVICE_MESSAGES,
   backoffMs,
+  fill,
   parseCompanionReply,
   validate,
   type BadgeVisitor,
   type CompanionReply,
   type FilePayload,
   type PhotoPurpose,
+  type Sentence,
 } from '../contract';
 import { errorText, notProvided } from './notProvided';
 
@@ -35,8 +36,9 @@ export interface CompanionContext {
   pending: Record<string, PendingRequest>;
   /** Counter for request ids the machine makes up when a view gives none (deterministic for replay). */
   seq: number;
-  /** The last problem, for the header's tooltip; cleared on connection. */
-  error: string | null;
+  /** The last problem, for the header's tooltip; cleared on connection. A sentence with its key (issue 48), said in the
+   *  operator's language. */
+  error: Sentence | null;
   /**
    * Issue 10: probing on its own tries one candidate per backoff step (each refused connection is logged by the
    * browser, so trying all ten every few seconds filled the console). The first round after start-up sweeps all
@@ -62,10 +64,10 @@ export type CompanionEvent =
 /** Facts the shell and the views hear with `actor.on(...)`. */
 export type CompanionEmitted =
   | { type: 'companion.connected'; port: number; version: string; capabilities: string[] }
-  | { type: 'companion.disconnected'; reason: string }
+  | { type: 'companion.disconnected'; reason: string; sentence: Sentence }
   | { type: 'companion.photoCaptured'; requestId: string; purpose: PhotoPurpose; file: FilePayload }
   | { type: 'companion.badgePrinted'; requestId: string }
-  | { type: 'companion.failed'; requestId?: string; message: string };
+  | { type: 'companion.failed'; requestId?: string; message: string; sentence: Sentence };
 
 /** What the machine sends to its `messages` actor. */
 export type CompanionSocketCommand = { type: 'socket.send'; message: CompanionCommand };
@@ -96,9 +98,38 @@ const notProvidedMessages = (): CallbackActorLogic<CompanionSocketCommand, Messa
     throw new Error('messages was not provided: pass it with machine.provide({ actors })');
   });
 
-function failed(message: string, requestId?: string): CompanionEmitted {
-  return requestId === undefined ? { type: 'companion.failed', message } : { type: 'companion.failed', requestId, message };
+/** What the companion's connection says, each a sentence with its key (issue 48: src/i18n/sentences.ts holds its zh-CN,
+ *  and i18n.test.ts reads every fill( here): the header's tooltip, the toasts and a badge print's failure say them in
+ *  the operator's language. The companion's own words and a frame's problem are values, shown as they came. */
+export const COMPANION_SAID = {
+  noAnswer: () => fill('companion.noAnswer', 'No desktop companion answered on this computer', {}),
+  closed: (reason?: string) =>
+    reason ? fill('companion.closedBecause', 'Companion connection closed: {reason}', { reason }) : fill('companion.closed', 'Companion connection closed', {}),
+  failed: (problem?: string) =>
+    problem
+      ? fill('companion.connectionError', 'The companion connection failed: {problem}', { problem })
+      : fill('companion.connectionFailed', 'The companion connection failed', {}),
+  unreadable: (problem: string) => fill('companion.unreadable', 'The console cannot read what the companion sent: {problem}', { problem }),
+  answeredError: (message: string) => fill('companion.answeredError', 'The desktop companion answered: {message}', { message }),
+  beforeHello: (type: string) => fill('companion.beforeHello', "Companion sent '{type}' before saying hello", { type }),
+  notWaiting: (type: string, requestId: string) =>
+    fill('companion.notWaiting', "Companion answered '{type}' for request {requestId}, which is not waiting for it", { type, requestId }),
+  alreadyWaiting: (requestId: string) => fill('companion.alreadyWaiting', 'Request {requestId} is already waiting for the companion', { requestId }),
+  cannotSend: (field: string, problem: string) => fill('companion.cannotSend', 'Cannot send to the companion: {field} {problem}', { field, problem }),
+  cannotCapturePhotos: () => fill('companion.cannotCapturePhotos', 'The desktop companion cannot capture photos', {}),
+  cannotPrintBadges: () => fill('companion.cannotPrintBadges', 'The desktop companion cannot print badges', {}),
+  cannotShowNotifications: () => fill('companion.cannotShowNotifications', 'The desktop companion cannot show notifications', {}),
+  disconnectedBeforeAnswer: () => fill('companion.disconnectedBeforeAnswer', 'The desktop companion disconnected before it answered.', {}),
+  // a badge print's own (src/system/printBadge.ts)
+  cannotPrintNow: () => fill('companion.cannotPrintNow', 'The desktop companion is not connected or cannot print badges.', {}),
+  noAnswerInTime: () => fill('companion.noAnswerInTime', 'The desktop companion did not answer in time.', {}),
+};
+
+function failed(sentence: Sentence, requestId?: string): CompanionEmitted {
+  const message = sentence.message;
+  return requestId === undefined ? { type: 'companion.failed', message, sentence } : { type: 'companion.failed', requestId, message, sentence };
 }
+const disconnected = (sentence: Sentence): CompanionEmitted => ({ type: 'companion.disconnected', reason: sentence.message, sentence });
 
 // ---------- machine ----------
 const companionSetup = setup({
@@ -138,8 +169,9 @@ const handleReply = companionSetup.enqueueActions(({ context, event, enqueue }) 
   if (event.type !== 'socket.message') return;
   const parsed = parseCompanionReply(event.data);
   if (!parsed.ok) {
-    enqueue.assign({ error: parsed.error });
-    enqueue.emit(failed(parsed.error));
+    const said = COMPANION_SAID.unreadable(parsed.error);
+    enqueue.assign({ error: said });
+    enqueue.emit(failed(said));
     return;
   }
   const reply: CompanionReply = parsed.message;
@@ -155,16 +187,17 @@ const handleReply = companionSetup.enqueueActions(({ context, event, enqueue }) 
   };
   if (reply.type === 'error') {
     if (id !== undefined && pending) settle(id);
-    enqueue.assign({ error: reply.message });
-    enqueue.emit(failed(reply.message, pending ? id : undefined));
+    const said = COMPANION_SAID.answeredError(reply.message);
+    enqueue.assign({ error: said });
+    enqueue.emit(failed(said, pending ? id : undefined));
     return;
   }
   const expected = reply.type === 'photo.captured' ? 'photo.capture' : 'badge.print';
   if (!pending || pending.kind !== expected) {
     // out of order: an answer nobody is waiting for is reported, never applied
-    const message = `Companion answered '${reply.type}' for request ${reply.requestId}, which is not waiting for it`;
-    enqueue.assign({ error: message });
-    enqueue.emit(failed(message));
+    const said = COMPANION_SAID.notWaiting(reply.type, reply.requestId);
+    enqueue.assign({ error: said });
+    enqueue.emit(failed(said));
     return;
   }
   settle(reply.requestId);
@@ -196,13 +229,13 @@ const sendCommand = companionSetup.enqueueActions(({ context, event, enqueue }) 
     return;
   }
   if (requestId !== undefined && context.pending[requestId]) {
-    enqueue.emit(failed(`Request ${requestId} is already waiting for the companion`, requestId));
+    enqueue.emit(failed(COMPANION_SAID.alreadyWaiting(requestId), requestId));
     return;
   }
   const r = validate(command, CompanionCommand);
   if (!r.ok) {
     const v = r.violations[0];
-    enqueue.emit(failed(`Cannot send to the companion: ${v.field} ${v.message}`, requestId));
+    enqueue.emit(failed(COMPANION_SAID.cannotSend(v.field, v.message), requestId));
     return;
   }
   enqueue.assign({ seq, ...(requestId !== undefined && pending ? { pending: { ...context.pending, [requestId]: pending } } : {}) });
@@ -211,19 +244,18 @@ const sendCommand = companionSetup.enqueueActions(({ context, event, enqueue }) 
 
 /** Leaving the connection: whoever waits for an answer hears that none will come. */
 const failPending = companionSetup.enqueueActions(({ context, enqueue }) => {
-  for (const requestId of Object.keys(context.pending)) enqueue.emit(failed(DEVICE_MESSAGES.companionDisconnected, requestId));
+  for (const requestId of Object.keys(context.pending)) enqueue.emit(failed(COMPANION_SAID.disconnectedBeforeAnswer(), requestId));
   enqueue.assign({ pending: {} });
 });
 
-const unsupported = (what: string) =>
-  companionSetup.emit(({ event }) => failed(`The desktop companion cannot ${what}`, 'requestId' in event ? event.requestId : undefined));
+const unsupported = (said: () => Sentence) => companionSetup.emit(({ event }) => failed(said(), 'requestId' in event ? event.requestId : undefined));
 
 /** §4: on close or error the connection is lost; the reason is kept and told. */
 const lost = companionSetup.enqueueActions(({ event, enqueue }) => {
   if (event.type !== 'socket.closed') return;
-  const reason = event.reason ? `Companion connection closed: ${event.reason}` : 'Companion connection closed';
-  enqueue.assign({ error: reason });
-  enqueue.emit({ type: 'companion.disconnected', reason });
+  const said = COMPANION_SAID.closed(event.reason);
+  enqueue.assign({ error: said });
+  enqueue.emit(disconnected(said));
 });
 
 export const companionMachine = companionSetup.createMachine({
@@ -269,14 +301,14 @@ export const companionMachine = companionSetup.createMachine({
             onDone: { target: '#companion.online', actions: assign({ port: ({ context }) => context.order[context.index] }) },
             onError: [
               { guard: 'sweepingOn', target: 'probing', reenter: true, actions: 'nextPort' },
-              { target: '#companion.waiting', actions: ['nextPort', assign({ sweep: false, error: 'No desktop companion answered on this computer' })] },
+              { target: '#companion.waiting', actions: ['nextPort', assign({ sweep: false, error: COMPANION_SAID.noAnswer })] },
             ],
           },
           // §7: a candidate that does not answer in 10 s counts as absent
           after: {
             probeTimeout: [
               { guard: 'sweepingOn', target: 'probing', reenter: true, actions: 'nextPort' },
-              { target: '#companion.waiting', actions: ['nextPort', assign({ sweep: false, error: 'No desktop companion answered on this computer' })] },
+              { target: '#companion.waiting', actions: ['nextPort', assign({ sweep: false, error: COMPANION_SAID.noAnswer })] },
             ],
           },
         },
@@ -290,8 +322,8 @@ export const companionMachine = companionSetup.createMachine({
         onError: {
           target: 'waiting',
           actions: [
-            assign({ error: ({ event }) => errorText(event.error, 'The companion connection failed') }),
-            emit(({ event }) => ({ type: 'companion.disconnected' as const, reason: errorText(event.error, 'The companion connection failed') })),
+            assign({ error: ({ event }) => COMPANION_SAID.failed(errorText(event.error, '')) }),
+            emit(({ event }) => disconnected(COMPANION_SAID.failed(errorText(event.error, '')))),
           ],
         },
       },
@@ -330,9 +362,9 @@ export const companionMachine = companionSetup.createMachine({
               {
                 actions: enqueueActions(({ event, enqueue }) => {
                   const p = parseCompanionReply(event.data);
-                  const message = p.ok ? `Companion sent '${p.message.type}' before saying hello` : p.error;
-                  enqueue.assign({ error: message });
-                  enqueue.emit(failed(message));
+                  const said = p.ok ? COMPANION_SAID.beforeHello(p.message.type) : COMPANION_SAID.unreadable(p.error);
+                  enqueue.assign({ error: said });
+                  enqueue.emit(failed(said));
                 }),
               },
             ],
@@ -342,9 +374,9 @@ export const companionMachine = companionSetup.createMachine({
           tags: ['usable'],
           on: {
             'socket.message': { actions: handleReply },
-            'companion.capturePhoto': [{ guard: 'canCapture', actions: sendCommand }, { actions: unsupported('capture photos') }],
-            'companion.printBadge': [{ guard: 'canPrint', actions: sendCommand }, { actions: unsupported('print badges') }],
-            'companion.notify': [{ guard: 'canNotify', actions: sendCommand }, { actions: unsupported('show notifications') }],
+            'companion.capturePhoto': [{ guard: 'canCapture', actions: sendCommand }, { actions: unsupported(COMPANION_SAID.cannotCapturePhotos) }],
+            'companion.printBadge': [{ guard: 'canPrint', actions: sendCommand }, { actions: unsupported(COMPANION_SAID.cannotPrintBadges) }],
+            'companion.notify': [{ guard: 'canNotify', actions: sendCommand }, { actions: unsupported(COMPANION_SAID.cannotShowNotifications) }],
           },
         },
       },

@@ -414,7 +414,11 @@ describe('companion replies', () => {
     await flush();
     reply(MSG.hello);
     reply('x'.repeat(COMPANION_MAX_MESSAGE_CHARS + 1));
-    expect(emitted.at(-1)).toEqual({ type: 'companion.failed', message: expect.stringContaining('too large') });
+    expect(emitted.at(-1)).toEqual({
+      type: 'companion.failed',
+      message: expect.stringContaining('too large'),
+      sentence: expect.objectContaining({ code: 'companion.unreadable' }),
+    });
     expect(selectCompanionStatus(actor.getSnapshot())).toBe('connected');
     actor.stop();
   });

@@ -6,7 +6,7 @@
 // clock (the model test's graph is too slow to build again for each mutant).
 import { describe, expect, it } from 'vitest';
 import { SimulatedClock, createActor, fromCallback } from 'xstate';
-import { DEVICE_MESSAGES } from '../contract';
+import { SENTENCE_KEY, type Sentence } from '../contract';
 import { companionMachine, portOrder, type CompanionEmitted, type CompanionSocketCommand } from '../machines/companion';
 import {
   selectCanCapturePhoto,
@@ -40,14 +40,27 @@ function companion(ports = [5, 3, 4]) {
   });
   const machine = companionMachine.provide({ actors: { shufflePorts: controls.logic<number[], any>(), probePort: controls.logic<unknown, any>(), messages } });
   const actor = createActor(machine, { input: { ports }, clock });
+  // what it emits, each failure's words as their English; its sentence (key and values, issue 48) kept in `said` and
+  // checked to be those words
   const heard: CompanionEmitted[] = [];
-  actor.on('*', (e) => heard.push(e as CompanionEmitted));
+  const said: Sentence[] = [];
+  actor.on('*', (e) => {
+    if ('sentence' in e) {
+      const { sentence, ...words } = e as CompanionEmitted & { sentence: Sentence };
+      expect(SENTENCE_KEY.test(sentence.code)).toBe(true);
+      expect(sentence.message).toBe('message' in words ? words.message : (words as { reason: string }).reason);
+      said.push(sentence);
+      heard.push(words as CompanionEmitted);
+    } else heard.push(e as CompanionEmitted);
+  });
   actor.start();
   const s = () => actor.getSnapshot();
   const probes = () => controls.inputs.filter((i) => i.id === 'probe').map((i) => (i.input as { port: number }).port);
   const shuffles = () => controls.inputs.filter((i) => i.id === 'shuffle').map((i) => (i.input as { ports: number[] }).ports);
   const message = (data: unknown) => actor.send({ type: 'socket.message', data });
-  return { controls, clock, sent, sockets, actor, heard, s, probes, shuffles, message };
+  /** The tooltip's words: the last problem's English, or null. */
+  const error = () => s().context.error?.message ?? null;
+  return { controls, clock, sent, sockets, actor, heard, said, s, error, probes, shuffles, message };
 }
 type CompanionCommandSent = Record<string, unknown> & { type: string };
 
@@ -88,8 +101,8 @@ describe('companion discovery, worked out by hand', () => {
     expect(probes()).toEqual([4, 5, 3]);
     await controls.settle('probe', 'error', new Error('refused'));
     expect(s().value).toBe('waiting');
-    expect(s().context).toMatchObject({ index: 3, sweep: false, attempt: 0, error: NONE });
-    expect(selectCompanionError(s())).toBe(NONE);
+    expect(s().context).toMatchObject({ index: 3, sweep: false, attempt: 0, error: { message: NONE, code: 'companion.noAnswer', values: {} } });
+    expect(selectCompanionError(s())?.message).toBe(NONE);
     expect(selectCompanionIsWaiting(s())).toBe(true);
     expect(selectCompanionStatus(s())).toBe('offline');
     // all tried: a new cycle is drawn after the backoff of 1 s (not a millisecond less), the failed round counted
@@ -132,7 +145,7 @@ describe('companion discovery, worked out by hand', () => {
   });
 
   it('the candidate that answers is the port connected to; its hello says who it is, and the failed rounds start again from 0', async () => {
-    const { controls, clock, s, sockets, heard, message } = companion();
+    const { controls, clock, s, sockets, heard, message, error } = companion();
     await controls.settle('shuffle', 'done', [4, 5, 3]);
     await controls.settle('probe', 'error', new Error('refused'));
     await controls.settle('probe', 'error', new Error('refused'));
@@ -151,9 +164,10 @@ describe('companion discovery, worked out by hand', () => {
     // anything but hello first is reported and leaves it found
     message(json({ type: 'error', message: 'busy' }));
     expect(heard.at(-1)).toEqual({ type: 'companion.failed', message: "Companion sent 'error' before saying hello" });
-    expect(s().context.error).toBe("Companion sent 'error' before saying hello");
+    expect(error()).toBe("Companion sent 'error' before saying hello");
+    expect(s().context.error).toMatchObject({ code: 'companion.beforeHello', values: { type: 'error' } });
     message('{not json');
-    expect(heard.at(-1)).toEqual({ type: 'companion.failed', message: 'Companion: not JSON' });
+    expect(heard.at(-1)).toEqual({ type: 'companion.failed', message: 'The console cannot read what the companion sent: Companion: not JSON' });
     expect(selectCompanionStatus(s())).toBe('found');
     message(hello(['photo.capture'], '2.0.1'));
     expect(heard.at(-1)).toEqual({ type: 'companion.connected', port: 3, version: '2.0.1', capabilities: ['photo.capture'] });
@@ -175,7 +189,8 @@ describe('companion discovery, worked out by hand', () => {
     const a = await connected();
     a.actor.send({ type: 'socket.closed', reason: 'gone' });
     expect(a.heard).toEqual([{ type: 'companion.disconnected', reason: 'Companion connection closed: gone' }]);
-    expect(a.s().context.error).toBe('Companion connection closed: gone');
+    expect(a.error()).toBe('Companion connection closed: gone');
+    expect(a.said).toEqual([{ message: 'Companion connection closed: gone', code: 'companion.closedBecause', values: { reason: 'gone' } }]);
     expect(selectCompanionPort(a.s())).toBeNull();
     expect(selectCompanionVersion(a.s())).toBeNull();
     a.clock.increment(1000);
@@ -186,12 +201,13 @@ describe('companion discovery, worked out by hand', () => {
     expect(b.heard).toEqual([{ type: 'companion.disconnected', reason: 'Companion connection closed' }]);
     const c = await connected();
     c.actor.send({ type: 'xstate.error.actor.messages', error: new Error('bad url') } as never);
-    expect(c.heard).toEqual([{ type: 'companion.disconnected', reason: 'bad url' }]);
-    expect(c.s().context.error).toBe('bad url');
+    expect(c.heard).toEqual([{ type: 'companion.disconnected', reason: 'The companion connection failed: bad url' }]);
+    expect(c.error()).toBe('The companion connection failed: bad url');
     const d = await connected();
     d.actor.send({ type: 'xstate.error.actor.messages', error: {} } as never);
     expect(d.heard).toEqual([{ type: 'companion.disconnected', reason: 'The companion connection failed' }]);
-    expect(d.s().context.error).toBe('The companion connection failed');
+    expect(d.error()).toBe('The companion connection failed');
+    expect(d.said.map((x) => x.code)).toEqual(['companion.connectionFailed']);
     expect(d.s().value).toBe('waiting');
   });
 });
@@ -242,16 +258,17 @@ describe('companion commands and answers, worked out by hand', () => {
     const other = await connected(['photo.capture']);
     other.actor.send({ type: 'companion.printBadge', visitor: { name: 'Vera' }, requestId: 'b' });
     expect(other.heard).toEqual([{ type: 'companion.failed', requestId: 'b', message: 'The desktop companion cannot print badges' }]);
+    expect(other.said.map((x) => x.code)).toEqual(['companion.cannotPrintBadges']);
   });
 
   it('matches each answer to the request waiting for it; an answer of the wrong kind or for nobody is reported, never applied', async () => {
-    const { actor, message, s, heard } = await connected();
+    const { actor, message, s, heard, error } = await connected();
     actor.send({ type: 'companion.capturePhoto', purpose: 'identity', requestId: 'p' });
     actor.send({ type: 'companion.printBadge', visitor: { name: 'Vera' }, requestId: 'b' });
     message(json({ type: 'badge.printed', requestId: 'p' }));
     const wrong = "Companion answered 'badge.printed' for request p, which is not waiting for it";
     expect(heard).toEqual([{ type: 'companion.failed', message: wrong }]);
-    expect(s().context.error).toBe(wrong);
+    expect(error()).toBe(wrong);
     expect(Object.keys(s().context.pending)).toEqual(['p', 'b']);
     message(json({ type: 'photo.captured', requestId: 'b', file: PNG }));
     expect(heard.at(-1)).toEqual({ type: 'companion.failed', message: "Companion answered 'photo.captured' for request b, which is not waiting for it" });
@@ -267,21 +284,25 @@ describe('companion commands and answers, worked out by hand', () => {
   });
 
   it('an error answer lets its request go and says so to it; one for nobody, or without a request, is told to all', async () => {
-    const { actor, message, s, heard } = await connected();
+    const { actor, message, s, heard, said, error } = await connected();
+    const answered = (m: string) => `The desktop companion answered: ${m}`;
     actor.send({ type: 'companion.printBadge', visitor: { name: 'Vera' }, requestId: 'b' });
     message(json({ type: 'error', requestId: 'zz', message: 'Who?' }));
-    expect(heard.at(-1)).toEqual({ type: 'companion.failed', message: 'Who?' });
+    expect(heard.at(-1)).toEqual({ type: 'companion.failed', message: answered('Who?') });
     expect(Object.keys(s().context.pending)).toEqual(['b']);
     message(json({ type: 'error', message: 'Camera unplugged' }));
-    expect(heard.at(-1)).toEqual({ type: 'companion.failed', message: 'Camera unplugged' });
-    expect(s().context.error).toBe('Camera unplugged');
+    expect(heard.at(-1)).toEqual({ type: 'companion.failed', message: answered('Camera unplugged') });
+    expect(error()).toBe(answered('Camera unplugged'));
     message(json({ type: 'error', requestId: 'b', message: 'Printer out of paper' }));
-    expect(heard.at(-1)).toEqual({ type: 'companion.failed', requestId: 'b', message: 'Printer out of paper' });
+    expect(heard.at(-1)).toEqual({ type: 'companion.failed', requestId: 'b', message: answered('Printer out of paper') });
+    // the companion's own words are a value of the sentence, shown as they came
+    expect(said.at(-1)).toEqual({ message: answered('Printer out of paper'), code: 'companion.answeredError', values: { message: 'Printer out of paper' } });
     expect(s().context.pending).toEqual({});
-    expect(s().context.error).toBe('Printer out of paper');
+    expect(error()).toBe(answered('Printer out of paper'));
     message(42);
-    expect(heard.at(-1)).toEqual({ type: 'companion.failed', message: 'Companion: not a text message' });
-    expect(s().context.error).toBe('Companion: not a text message');
+    const unreadable = 'The console cannot read what the companion sent: Companion: not a text message';
+    expect(heard.at(-1)).toEqual({ type: 'companion.failed', message: unreadable });
+    expect(error()).toBe(unreadable);
     expect(selectCompanionStatus(s())).toBe('connected');
   });
 
@@ -292,8 +313,8 @@ describe('companion commands and answers, worked out by hand', () => {
     actor.send({ type: 'socket.closed', reason: 'gone' });
     expect(heard).toEqual(
       expect.arrayContaining([
-        { type: 'companion.failed', requestId: 'p', message: DEVICE_MESSAGES.companionDisconnected },
-        { type: 'companion.failed', requestId: 'b', message: DEVICE_MESSAGES.companionDisconnected },
+        { type: 'companion.failed', requestId: 'p', message: 'The desktop companion disconnected before it answered.' },
+        { type: 'companion.failed', requestId: 'b', message: 'The desktop companion disconnected before it answered.' },
       ]),
     );
     expect(heard.filter((e) => e.type === 'companion.failed')).toHaveLength(2);
@@ -360,10 +381,12 @@ describe('companion invariants, each against a state that breaks it', () => {
     expect(conn(held({ context: { version: '1.4.0' } }))).toBe(false);
     expect(conn(held({ context: { version: '1.4.0', attempt: 1 }, tags: ['usable'] }))).toBe(false);
     const wait = I.waiting['between rounds: nothing runs, not usable, nothing waiting, and it says why'];
-    expect(wait(held({ context: { error: NONE } }))).toBe(true);
+    const none = { message: NONE };
+    expect(wait(held({ context: { error: none } }))).toBe(true);
     expect(wait(held({ context: { error: null } }))).toBe(false);
-    expect(wait(held({ context: { error: NONE }, children: ['probe'] }))).toBe(false);
-    expect(wait(held({ context: { error: NONE }, tags: ['usable'] }))).toBe(false);
-    expect(wait(held({ context: { error: NONE, pending: { r: { kind: 'badge.print' } } } }))).toBe(false);
+    expect(wait(held({ context: { error: { message: ' ' } } }))).toBe(false);
+    expect(wait(held({ context: { error: none }, children: ['probe'] }))).toBe(false);
+    expect(wait(held({ context: { error: none }, tags: ['usable'] }))).toBe(false);
+    expect(wait(held({ context: { error: none, pending: { r: { kind: 'badge.print' } } } }))).toBe(false);
   });
 });

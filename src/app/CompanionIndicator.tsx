@@ -13,7 +13,7 @@ import {
   type CompanionStatus,
 } from '../../machines/companion.selectors';
 import { notify } from '../hooks/console';
-import { tx, useLocale } from '../i18n';
+import { say, tx, useLocale } from '../i18n';
 import { useSystemActor } from '../hooks/useSystemActor';
 
 const INTENT: Record<CompanionStatus, Intent> = { offline: 'none', found: 'warning', connected: 'success' };
@@ -29,9 +29,11 @@ export function CompanionIndicator() {
 
   useEffect(() => {
     const subs = [
-      companion.on('companion.failed', (e) => notify({ intent: 'warning', title: tx('Desktop companion'), message: e.message, timeoutMs: TOAST_MS })),
+      companion.on('companion.failed', (e) =>
+        notify({ intent: 'warning', title: tx('Desktop companion'), message: e.message, sentence: e.sentence, timeoutMs: TOAST_MS }),
+      ),
       companion.on('companion.disconnected', (e) =>
-        notify({ intent: 'warning', title: tx('Desktop companion disconnected'), message: e.reason, timeoutMs: TOAST_MS }),
+        notify({ intent: 'warning', title: tx('Desktop companion disconnected'), message: e.reason, sentence: e.sentence, timeoutMs: TOAST_MS }),
       ),
     ];
     return () => subs.forEach((s) => s.unsubscribe());
@@ -65,7 +67,7 @@ export function CompanionIndicator() {
         <div className="gh-companion-tip__body" data-testid="companion-tooltip">
           <strong>{label}</strong>
           <div>{explanation}</div>
-          {status !== 'connected' && error && <div className={Classes.TEXT_MUTED}>{error}</div>}
+          {status !== 'connected' && error && <div className={Classes.TEXT_MUTED}>{say(error)}</div>}
         </div>
       }
     >

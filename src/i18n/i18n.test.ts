@@ -446,12 +446,13 @@ describe("the server's sentences with values", () => {
   // the device interface) and of the access engine (access/: the "Why?" steps' details), read from the code: a key in
   // the catalogue's scheme, one template a key, and its zh-CN with the same placeholders (issue 48: the console says the
   // sentence by its key, never parsing English)
-  const sayers = () => [...serverFiles(), ...serverFiles('edge'), ...serverFiles('access')];
+  // and the console's machines' own words (machines/: the desktop companion's connection, issue 48)
+  const sayers = () => [...serverFiles(), ...serverFiles('edge'), ...serverFiles('access'), ...serverFiles('machines')];
   const filled = () => {
     const out: { key: string; template: string; where: string }[] = [];
     for (const { f, text } of sayers())
       for (const m of text.matchAll(/\bfill\(\s*'([^'\\]+)',\s*(?:'([^'\\]+)'|"([^"\\]+)")/g))
-        out.push({ key: m[1], template: m[2] ?? m[3], where: f.split(/\/(?=server\/|edge\/|access\/)/)[1] });
+        out.push({ key: m[1], template: m[2] ?? m[3], where: f.split(/\/(?=server\/|edge\/|access\/|machines\/)/)[1] });
     return out;
   };
   const names = (t: string) => [...new Set([...t.matchAll(/\{(\w+)\}/g)].map((m) => m[1]))].sort().join();
@@ -466,6 +467,7 @@ describe("the server's sentences with values", () => {
     expect(all.length).toBeGreaterThanOrEqual(30);
     expect(all.filter((s) => s.where.startsWith('edge/')).length).toBeGreaterThanOrEqual(4); // the edge's are read too
     expect(all.filter((s) => s.where.startsWith('access/')).length).toBeGreaterThanOrEqual(40); // and the engine's
+    expect(all.filter((s) => s.where.startsWith('machines/')).length).toBeGreaterThanOrEqual(15); // and the companion's
     // a card format's reasons, inside the "Why?" step of a card no format decodes (contract/cardFormat.ts's own table)
     const { DECODE_WHYS } = await import('../../contract/cardFormat');
     const sentences = [
@@ -892,6 +894,12 @@ describe("a server's refusal kept by a machine", () => {
       [...text.matchAll(/\berror: [\w.]+\.error\.message\b/g)].map((m) => `${f.split('/src/')[1]}: ${m[0]}`),
     );
     expect(passedOn).toEqual([]);
+    // nor makes a new error of a refusal's or the companion's words, its sentence left behind (the role's privileges
+    // saved said `e.message`, a badge print the companion's failure)
+    const rewritten = serverFiles('src/system').flatMap(({ f, text }) =>
+      [...text.matchAll(/new Error\([^;]*?\b(?:e|err|error)\.message\b/g)].map((m) => `${f.split('/src/')[1]}: ${m[0]}`),
+    );
+    expect(rewritten).toEqual([]);
   });
 
   it('is said in Chinese by its key, though its English was never noted (a read, a badge print)', async () => {
@@ -925,5 +933,50 @@ describe("a server's refusal kept by a machine", () => {
     const read2 = createActor(readingMachine.provide({ actors: { read: other } }), { input: null }).start();
     await waitFor(read2, (s) => s.matches('failed'));
     expect(read2.getSnapshot().context.error).toBe('Something else');
+  });
+});
+
+// The desktop companion's own words (machines/companion.ts), in the header's tooltip, its toasts and a badge print's
+// failure: sentences with their key, said in the operator's language (issue 48; they were English in 简体中文)
+describe("the desktop companion's words", () => {
+  it('are sentences with their key, said in Chinese: nobody answered, a command it cannot do', async () => {
+    await loadLocale('zh-CN');
+    const { createActor, fromCallback, fromPromise, waitFor } = await import('xstate');
+    const { companionMachine } = await import('../../machines/companion');
+    const { say } = await import('./index');
+    const refused = fromPromise<any, any>(async () => {
+      throw new Error('refused');
+    });
+    const lonely = createActor(
+      companionMachine.provide({ actors: { shufflePorts: fromPromise(async () => [1]), probePort: refused, messages: fromCallback(() => {}) } }),
+      { input: { ports: [1] } },
+    ).start();
+    await waitFor(lonely, (s) => s.matches('waiting'));
+    const error = lonely.getSnapshot().context.error!;
+    expect(error).toMatchObject({ code: 'companion.noAnswer', message: 'No desktop companion answered on this computer' });
+    expect(say(error, 'zh-CN')).toBe('此电脑上没有桌面助手应答');
+    lonely.stop();
+    // connected without the camera: a photo asked for is refused in words, with its key
+    const heard: { type: string; sentence?: Parameters<typeof say>[0] }[] = [];
+    const found = createActor(
+      companionMachine.provide({
+        actors: {
+          shufflePorts: fromPromise(async () => [1]),
+          probePort: fromPromise<unknown, any>(async () => ({})),
+          messages: fromCallback(({ sendBack }) => {
+            sendBack({ type: 'socket.message', data: JSON.stringify({ type: 'hello', version: '1.0.0', capabilities: ['badge.print'] }) });
+          }),
+        },
+      }),
+      { input: { ports: [1] } },
+    );
+    found.on('*', (e) => heard.push(e as never));
+    found.start();
+    await waitFor(found, (s) => s.hasTag('usable'));
+    found.send({ type: 'companion.capturePhoto', purpose: 'identity' });
+    const failed = heard.find((e) => e.type === 'companion.failed')!;
+    expect(failed.sentence).toMatchObject({ code: 'companion.cannotCapturePhotos', message: 'The desktop companion cannot capture photos' });
+    expect(say(failed.sentence!, 'zh-CN')).toBe('桌面助手无法拍摄照片');
+    found.stop();
   });
 });

@@ -7,6 +7,24 @@ import { IAM_REFUSALS_ZH } from '../../contract/iam';
 
 /** zh-CN templates of the server's sentences, by key; `{name}` placeholders as in the English. */
 export const zhSentences: Record<string, string> = {
+  // the desktop companion's connection (machines/companion.ts COMPANION_SAID): its own words and a frame's problem are values
+  'companion.noAnswer': '此电脑上没有桌面助手应答',
+  'companion.closed': '与桌面助手的连接已关闭',
+  'companion.closedBecause': '与桌面助手的连接已关闭：{reason}',
+  'companion.connectionFailed': '与桌面助手的连接失败',
+  'companion.connectionError': '与桌面助手的连接失败：{problem}',
+  'companion.unreadable': '控制台无法读取桌面助手发来的内容：{problem}',
+  'companion.answeredError': '桌面助手答复：{message}',
+  'companion.beforeHello': '桌面助手在问候之前发来了“{type}”',
+  'companion.notWaiting': '桌面助手对请求 {requestId} 答复了“{type}”，但该请求并未在等待它',
+  'companion.alreadyWaiting': '请求 {requestId} 已在等待桌面助手',
+  'companion.cannotSend': '无法发送给桌面助手：{field} {problem}',
+  'companion.cannotCapturePhotos': '桌面助手无法拍摄照片',
+  'companion.cannotPrintBadges': '桌面助手无法打印胸卡',
+  'companion.cannotShowNotifications': '桌面助手无法显示通知',
+  'companion.disconnectedBeforeAnswer': '桌面助手在应答前断开了连接。',
+  'companion.cannotPrintNow': '桌面助手未连接或无法打印胸卡。',
+  'companion.noAnswerInTime': '桌面助手未能及时应答。',
   // issue 49: an identity provider's sign-in refused (contract/iam.ts keeps the zh-CN for its refusal page)
   'iam.tooManyGroups': IAM_REFUSALS_ZH['The identity provider sent {count} groups; at most {max} are read, so the sign-in was refused'],
   'iam.groupNameTooLong': IAM_REFUSALS_ZH['The identity provider sent a group that is not a name of at most {max} characters'],
