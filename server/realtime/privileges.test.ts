@@ -1,7 +1,7 @@
 // The broker's privilege filter (issue 4), driven by @stomp/stompjs over sockjs-client: a SUBSCRIBE to an alarm or
 // event destination needs one of the privileges of the screen that consumes it. A refused one gets an ERROR naming
 // the destination and hears nothing; an allowed one on the same tenant hears every publish.
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { DESTINATIONS, DESTINATION_PRIVILEGES, SERVICE_DESTINATIONS, mayReceive, receivableDestinations, serviceOfDestination } from '../../contract';
 import { connected, startBroker, waitFor, type Harness, type TestClient } from './testkit';
 
@@ -146,10 +146,15 @@ describe('serviceOfDestination', () => {
 });
 
 describe("the real server builds the principal with the grants of the token's client", () => {
-  it('refuses a receptionist /alarmcount and gives it to an operator of the same client', async () => {
+  // the server starts in the hook (60 s), not in the test's own 30 s: at load 15 its start alone took most of them
+  let s: Awaited<ReturnType<typeof import('../testkit').startTestServer>>;
+  beforeAll(async () => {
     const { startTestServer } = await import('../testkit');
+    s = await startTestServer();
+  });
+  afterAll(async () => s?.close());
+  it('refuses a receptionist /alarmcount and gives it to an operator of the same client', async () => {
     const { SOCKJS_PREFIX } = await import('../../contract');
-    const s = await startTestServer();
     try {
       const [reception, operator] = await Promise.all([s.login('reception'), s.login('operator')]);
       const desk = track(await connected(`${s.base}${SOCKJS_PREFIX.event}`, reception));
@@ -161,7 +166,6 @@ describe("the real server builds the principal with the grants of the token's cl
       expect(op.errors).toHaveLength(0);
     } finally {
       for (const c of clients.splice(0)) await c.client.deactivate({ force: true });
-      await s.close();
     }
   });
 });
