@@ -1,6 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import type { AxiosAdapter } from 'axios';
-import { api } from './client';
+import { api, type Adapter } from './client';
 import { listIdentities, listQuery, me } from './endpoints';
 import { ApiError } from './errors';
 
@@ -9,7 +8,7 @@ afterEach(() => {
   api.defaults.adapter = original;
 });
 const respond =
-  (data: unknown, seen: any[] = []): AxiosAdapter =>
+  (data: unknown, seen: any[] = []): Adapter =>
   async (config) => {
     seen.push(config);
     return { data, status: 200, statusText: 'OK', headers: {}, config };
