@@ -251,7 +251,10 @@ export const EdgeDoorCommand = object({
   id: commandId(),
   doorId: id(),
   command: enums(DOOR_COMMANDS),
-  actor: safeText(200),
+  /** who: a person's user name as it is, or what acted (a schedule, a threat level, an override, a logical block) as
+   *  a sentence with its key and values, which the edge's door event carries as a keyed value (contract sentenceValue:
+   *  said by its key inside the event's sentence, never English inside a translated one; issue 48) */
+  actor: union([safeText(200), object({ message: safeText(200), code: SentenceKey, values: SentenceValues })]),
   force: boolean(),
 });
 export type EdgeDoorCommand = Infer<typeof EdgeDoorCommand>;

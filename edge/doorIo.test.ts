@@ -99,6 +99,31 @@ describe('Gatehouse Edge door I/O', () => {
     edge.stop();
   });
 
+  it('a door command by what acted, not a person (a threat level), carries it as a keyed value at the edge’s door event, as the server’s own door events do', async () => {
+    const edge = edgeWith(key);
+    await until('online with its snapshot', () => edge.link.online && !!edge.store.held?.snapshot.doors.some((d) => d.id === door));
+    const since = Number((await s.db.query<{ n: string }>('select coalesce(max(id), 0)::text as n from events')).rows[0].n);
+    const critical = (await s.db.query<{ id: number }>(`select id from threat_levels where client_id = $1 and name = 'Critical'`, [northwind])).rows[0];
+    try {
+      const threat = await s.call('POST', `${threatLevelsResource.api}/current`, { token: admin, body: { levelId: Number(critical.id) } });
+      expect(threat.status, JSON.stringify(threat.body)).toBe(200);
+      expect(threat.body.unreached ?? []).toEqual([]);
+      const stored = await until('the edge’s Door locked by the threat level on the server', async () => {
+        const { rows } = await s.db.query<{ message: string; message_code: string; message_values: Record<string, unknown> }>(
+          `select message, message_code, message_values from events where client_id = $1 and event_code = $2 and event_source_id = $3 and id > $4
+            and message_code like 'event.atDoorBy%' order by id limit 1`,
+          [northwind, EVENT_CODES.doorLocked, `door-${door}`, since],
+        );
+        return rows[0];
+      });
+      expect(stored.message).toMatch(/ by threat level Critical/);
+      expect(stored.message_values).toMatchObject({ actor: 'threat level Critical', 'actor:code': 'actor.threatLevel', 'actor.name': 'Critical' });
+    } finally {
+      expect((await s.call('POST', `${threatLevelsResource.api}/current`, { token: admin, body: { levelId: null } })).status).toBe(200);
+      edge.stop();
+    }
+  });
+
   it('contact and exit button: forced open and held open are journaled and raise their alarms on the server; closing returns them to normal', async () => {
     const edge = edgeWith(key);
     await until('online with the door’s inputs', () => edge.link.online && edge.store.held?.snapshot.doors.find((x) => x.id === door)?.inputs.length);

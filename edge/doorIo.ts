@@ -15,7 +15,17 @@
 // logic stays here, whatever drives it.
 // The door's mode for its readers' steady LED colour (modeOf): locked down, held by a threat level, amber while the
 // link is down, green while unlocked, red otherwise.
-import { DOOR_MOMENTARY_MS, EVENT_CODES, checkDoorCommand, eventLabel, fill, type EdgeCommandResult, type EdgeDoorCommand, type Sentence } from '../contract';
+import {
+  DOOR_MOMENTARY_MS,
+  EVENT_CODES,
+  checkDoorCommand,
+  eventLabel,
+  fill,
+  sentenceValue,
+  type EdgeCommandResult,
+  type EdgeDoorCommand,
+  type Sentence,
+} from '../contract';
 import { said, type Journal, type JournalEntry } from './journal';
 import type { Mode } from './osdp/bus';
 import type { SnapshotStore } from './snapshot';
@@ -99,11 +109,12 @@ export function createDoorIo(opts: {
     const check = checkDoorCommand(state(c.doorId), c.command);
     if (!check.allowed && !c.force) return { type: 'result', id: c.id, ok: false, message: `${door.name} ${check.reason}`, seq: 0, state: state(c.doorId) };
     const code = c.command === 'lock' ? EVENT_CODES.doorLocked : c.command === 'unlock' ? EVENT_CODES.doorUnlocked : EVENT_CODES.doorMomentaryUnlock;
-    // the actor as the server sent it: a person's name, or what acted said in English (actorText)
+    // the actor as the server sent it: a person's name, or what acted as its sentence, a keyed value (as the server's
+    // own door events say it: contract sentenceValue)
     const e = journal(c.doorId, door.name, code, (v) =>
       check.allowed
-        ? fill('event.atDoorBy', '{event} at {door} by {actor}', { ...v, actor: c.actor })
-        : fill('event.atDoorByForced', '{event} at {door} by {actor} (forced)', { ...v, actor: c.actor }),
+        ? fill('event.atDoorBy', '{event} at {door} by {actor}', { ...v, ...sentenceValue('actor', c.actor) })
+        : fill('event.atDoorByForced', '{event} at {door} by {actor} (forced)', { ...v, ...sentenceValue('actor', c.actor) }),
     );
     if (c.command === 'momentary-unlock') {
       const t = setTimeout(() => {

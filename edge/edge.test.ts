@@ -654,15 +654,23 @@ describe('Gatehouse Edge', () => {
       await until('CardReader offline (4003) journaled at the edge', () =>
         second.edge.journal.all().find((e) => e.eventCode === 4003 && e.sourceId === `reader-${doors[0]}`),
       );
-      await until(
+      const stored = await until(
         'CardReader offline (4003) on the server',
         async () =>
-          (await s.db.query('select 1 from events where event_code = 4003 and event_source_id = $1 and id > $2', [`reader-${doors[0]}`, since])).rows.length >
-          0,
+          (
+            await s.db.query<{ message: string; message_code: string; message_values: Record<string, unknown> }>(
+              'select message, message_code, message_values from events where event_code = 4003 and event_source_id = $1 and id > $2',
+              [`reader-${doors[0]}`, since],
+            )
+          ).rows[0],
         30_000,
       ).catch((e: Error) => {
         throw new Error(`${e.message}\nthe edge's log:\n${logs.slice(-40).join('\n')}`);
       });
+      // why, as a keyed value (the bus's own sentence), not its English inside the keyed sentence
+      expect(stored.message).toMatch(/: no reply$/);
+      expect(stored.message_code).toBe('event.readerOfflineWhy');
+      expect(stored.message_values).toMatchObject({ reason: 'no reply', 'reason:code': 'osdp.noReply' });
     } finally {
       second.edge.stop();
       reader.close();

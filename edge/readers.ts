@@ -15,6 +15,7 @@ import {
   EVENT_CODES,
   eventLabel,
   fill,
+  sentenceValue,
   type Sentence,
   type EdgeCommandResult,
   type EdgeComsetCommand,
@@ -158,7 +159,7 @@ export function attachOsdp(bus: Bus, doors: Doors, store: SnapshotStore, opts: O
    * offline (1013, an alarm) or online (1012) on its own point, `board-<address>` of this controller (issue 47), as a
    * reader's offline and online are on its door's reader.
    */
-  const boardEvent = (address: number, online: boolean, reason = '') => {
+  const boardEvent = (address: number, online: boolean, reason?: Sentence) => {
     if (readerAt(address) || !opts.record || ![...(opts.boards?.() ?? [])].includes(address)) return;
     const board = opts.boardName?.(address) ?? `I/O board ${address}`;
     const eventCode = online ? EVENT_CODES.interfaceOnline : EVENT_CODES.interfaceOffline;
@@ -172,7 +173,7 @@ export function attachOsdp(bus: Bus, doors: Doors, store: SnapshotStore, opts: O
       ...said(
         online
           ? fill('event.boardOnline', '{event}: {board} (bus address {address})', v)
-          : fill('event.boardOffline', '{event}: {board} (bus address {address}): {reason}', { ...v, reason }),
+          : fill('event.boardOffline', '{event}: {board} (bus address {address}): {reason}', { ...v, ...sentenceValue('reason', reason ?? '') }),
       ),
     });
   };
@@ -244,9 +245,11 @@ export function attachOsdp(bus: Bus, doors: Doors, store: SnapshotStore, opts: O
   });
   bus.on('offline', (ev) => {
     log(`OSDP reader ${ev.address} offline: ${ev.reason}`);
-    // the bus's reason is its own English (edge/osdp/bus.ts), carried as a value
-    event(ev.address, EVENT_CODES.readerOffline, (v) => fill('event.readerOfflineWhy', '{event} at {door}: {reason}', { ...v, reason: ev.reason }));
-    boardEvent(ev.address, false, ev.reason);
+    // the bus's reason as its sentence (edge/osdp/bus.ts), a keyed value: said in the console's language by its key
+    event(ev.address, EVENT_CODES.readerOffline, (v) =>
+      fill('event.readerOfflineWhy', '{event} at {door}: {reason}', { ...v, ...sentenceValue('reason', ev.said) }),
+    );
+    boardEvent(ev.address, false, ev.said);
     shown.delete(ev.address);
     report();
   });
@@ -257,7 +260,7 @@ export function attachOsdp(bus: Bus, doors: Doors, store: SnapshotStore, opts: O
   bus.on('alarm', (ev) => {
     log(`OSDP reader ${ev.address}: secure channel failure: ${ev.reason}`);
     event(ev.address, EVENT_CODES.readerTamper, (v) =>
-      fill('event.readerSecureChannelFailure', '{event} at {door}: secure channel failure: {reason}', { ...v, reason: ev.reason }),
+      fill('event.readerSecureChannelFailure', '{event} at {door}: secure channel failure: {reason}', { ...v, ...sentenceValue('reason', ev.said) }),
     );
   });
   bus.on('lineError', (ev) => log(`OSDP line: ${ev.message}`));

@@ -2,7 +2,8 @@
 // then polls it, sends what the caller queued (LED, BUZ, TEXT, OUT, ISTAT), turns replies into events (a card, a PIN,
 // its inputs' and outputs' states), supervises, and counts every fault. See docs/OSDP.md for each choice.
 import { EventEmitter } from 'node:events';
-import { Command, MAX_PACKET, Nak, nakReason, Reply, Scs, commandName } from './constants.js';
+import { fill, sentenceValue, type Sentence } from '../../contract/messages.js';
+import { Command, MAX_PACKET, Nak, nakSaid, Reply, Scs, commandName } from './constants.js';
 import { encodeFrame, type Frame } from './frame.js';
 import { Link, type LineCounters } from './link.js';
 import { openPacket, sealPacket } from './channel.js';
@@ -75,7 +76,8 @@ export type Mode = 'normal' | 'locked' | 'unlocked' | 'lockdown' | 'threat' | 'o
 
 export interface BusEvents {
   online: [{ address: number; identity?: m.Identity; capabilities?: m.CapabilityEntry[]; secure: boolean }];
-  offline: [{ address: number; reason: string }];
+  /** `said`: the reason as a sentence with its key (the edge journals it keyed) */
+  offline: [{ address: number; reason: string; said: Sentence }];
   card: [{ address: number } & m.CardRead];
   pin: [{ address: number; reader: number; keys: string }];
   tamper: [{ address: number; active: boolean }];
@@ -84,7 +86,7 @@ export interface BusEvents {
   /** the reader's new key after pairing: store it (encrypted); it is given nowhere else */
   keyset: [{ address: number; scbk: Buffer }];
   /** a security alarm: the reader refused the key, a bad cryptogram, plain text or a bad MAC on a secure line */
-  alarm: [{ address: number; reason: string }];
+  alarm: [{ address: number; reason: string; said: Sentence }];
   nak: [{ address: number; command: string; code: number; reason: string }];
   /** its inputs' states (osdp_ISTATR, one byte each, 0 inactive, 1 active, point 0 first): the reply to an ISTAT, or
    *  to a POLL when an input changed */
@@ -443,7 +445,11 @@ export class Bus extends EventEmitter<BusEvents> {
           await this.service(d);
         } catch (e) {
           // a fault of ours must not stop the line: that reader starts over, the others go on
-          this.restart(d, d.status.state === 'online' ? 'connecting' : d.status.state, (e as Error).message);
+          this.restart(
+            d,
+            d.status.state === 'online' ? 'connecting' : d.status.state,
+            fill('osdp.fault', 'a fault of the edge: {error}', { error: (e as Error).message }),
+          );
         }
         continue;
       }
@@ -535,26 +541,27 @@ export class Bus extends EventEmitter<BusEvents> {
     if (r.kind !== 'reply') {
       if (r.kind === 'timeout') d.status.counters.timeouts++;
       else d.status.counters.crc++;
-      return this.failed(d, r.kind === 'timeout' ? 'no reply' : 'bad CRC', { packet, code, out });
+      return this.failed(d, r.kind === 'timeout' ? fill('osdp.noReply', 'no reply', {}) : fill('osdp.badCrc', 'bad CRC', {}), { packet, code, out });
     }
     d.status.counters.replies++;
     this.onReply(d, code, r.frame, out, packet);
   }
 
   /** A failed exchange: retried at once with the same packet, until the reader is offline. */
-  private failed(d: Device, reason: string, again: { packet: Buffer; code: number; out?: Outbound }) {
+  private failed(d: Device, reason: Sentence, again: { packet: Buffer; code: number; out?: Outbound }) {
     d.failures++;
     if (d.failures < this.opt.failuresToOffline) {
       d.retry = again;
       d.dueAt = performance.now();
       return;
     }
-    again.out?.reject(new Error(`reader ${d.cfg.address}: ${reason}`));
+    again.out?.reject(new Error(`reader ${d.cfg.address}: ${reason.message}`));
     this.restart(d, 'offline', reason);
   }
 
   /** Back to the start: sequence 0, no session; offline and refused readers are asked again later. */
-  private restart(d: Device, state: ReaderState, reason: string) {
+  private restart(d: Device, state: ReaderState, said: Sentence) {
+    const reason = said.message;
     const was = d.status.state;
     d.phase = 'id';
     d.sqn = 0;
@@ -569,12 +576,12 @@ export class Bus extends EventEmitter<BusEvents> {
     // connecting again waits a poll interval, so that a reader answering nonsense at once cannot take the line
     d.dueAt = performance.now() + (state === 'offline' ? this.opt.offlineRetryMs : state === 'refused' ? this.opt.refusedRetryMs : this.opt.pollIntervalMs);
     if (state !== 'connecting') for (const o of d.outbox.splice(0)) o.reject(new Error(`reader ${d.cfg.address} is ${state}: ${reason}`));
-    if (was === 'online' && state !== 'online') this.emit('offline', { address: d.cfg.address, reason });
+    if (was === 'online' && state !== 'online') this.emit('offline', { address: d.cfg.address, reason, said });
   }
 
-  private alarm(d: Device, reason: string, state: ReaderState = 'connecting') {
+  private alarm(d: Device, reason: Sentence, state: ReaderState = 'connecting') {
     d.status.counters.secureChannel++;
-    this.emit('alarm', { address: d.cfg.address, reason });
+    this.emit('alarm', { address: d.cfg.address, reason: reason.message, said: reason });
     this.restart(d, state, reason);
   }
 
@@ -591,18 +598,23 @@ export class Bus extends EventEmitter<BusEvents> {
       if (!opened.ok) {
         if (opened.reason === 'plaintext' && frame.code === Reply.NAK && frame.data[0] === Nak.CHECK) {
           d.status.counters.naks++;
-          return this.failed(d, 'the reader heard a bad CRC', { packet, code: sent, out });
+          return this.failed(d, fill('osdp.readerHeardBadCrc', 'the reader heard a bad CRC', {}), { packet, code: sent, out });
         }
         // a plain NAK on a secure line carries nothing: the reader lost its session (restarted); open it again
         if (opened.reason === 'plaintext' && frame.code === Reply.NAK) {
           d.status.counters.secureChannel++;
           d.status.counters.naks++;
           out?.reject(new Error(`reader ${address}: session lost`));
-          return this.restart(d, 'connecting', 'session lost');
+          return this.restart(d, 'connecting', fill('osdp.sessionLost', 'session lost', {}));
         }
         if (opened.reason === 'plaintext' && frame.code === Reply.BUSY) return this.busy(d, packet, sent, out);
         out?.reject(new Error(`reader ${address}: secure channel failure (${opened.reason})`));
-        return this.alarm(d, opened.reason === 'plaintext' ? 'plain text on a secure line' : `bad ${opened.reason} on a secure line`);
+        return this.alarm(
+          d,
+          opened.reason === 'plaintext'
+            ? fill('osdp.plainTextOnSecureLine', 'plain text on a secure line', {})
+            : fill('osdp.badOnSecureLine', 'bad {part} on a secure line', { part: opened.reason }),
+        );
       }
       code = opened.code;
       data = opened.data;
@@ -613,7 +625,7 @@ export class Bus extends EventEmitter<BusEvents> {
     // §5.6: a bad check of the command: the same packet again, same sequence number
     if (code === Reply.NAK && data[0] === Nak.CHECK) {
       d.status.counters.naks++;
-      return this.failed(d, 'the reader heard a bad CRC', { packet, code: sent, out });
+      return this.failed(d, fill('osdp.readerHeardBadCrc', 'the reader heard a bad CRC', {}), { packet, code: sent, out });
     }
     d.sqn = nextSqn(d.sqn);
     if (code === Reply.NAK) return this.onNak(d, sent, data, out);
@@ -637,7 +649,7 @@ export class Bus extends EventEmitter<BusEvents> {
         const cc = code === Reply.CCRYPT && frame.scb?.type === Scs.CCRYPT ? m.decodeCcrypt(data) : undefined;
         if (!cc) return this.malformed(d, out);
         if (!clientCryptogram(hs.keys.sEnc, hs.acuRandom, cc.pdRandom).equals(cc.cryptogram))
-          return this.alarm(d, 'bad cryptogram: the reader does not hold this key', 'refused');
+          return this.alarm(d, fill('osdp.badCryptogram', 'bad cryptogram: the reader does not hold this key', {}), 'refused');
         hs.hostCrypt = hostCryptogram(hs.keys.sEnc, hs.acuRandom, cc.pdRandom);
         d.phase = 'scrypt';
         return;
@@ -646,7 +658,7 @@ export class Bus extends EventEmitter<BusEvents> {
         const hs = d.handshake!;
         if (code !== Reply.RMAC_I || frame.scb?.type !== Scs.RMAC_I || data.length !== 16) return this.malformed(d, out);
         const rmac = initialRMac(hs.keys, hs.hostCrypt!);
-        if (frame.scb.data[0] !== 0x01 || !rmac.equals(data)) return this.alarm(d, 'bad initial R-MAC', 'refused');
+        if (frame.scb.data[0] !== 0x01 || !rmac.equals(data)) return this.alarm(d, fill('osdp.badInitialRmac', 'bad initial R-MAC', {}), 'refused');
         d.session = new SecureSession(hs.keys, rmac);
         d.handshake = undefined;
         d.status.secure = true;
@@ -699,7 +711,7 @@ export class Bus extends EventEmitter<BusEvents> {
     d.cfg.address = to;
     d.status.address = to;
     this.devices.set(to, d);
-    this.restart(d, 'connecting', faster ? `moved to ${com.baud} baud` : 'new address');
+    this.restart(d, 'connecting', faster ? fill('osdp.movedToBaud', 'moved to {baud} baud', { baud: com.baud }) : fill('osdp.newAddress', 'new address', {}));
   }
 
   private busy(d: Device, packet: Buffer, code: number, out: Outbound | undefined) {
@@ -713,7 +725,8 @@ export class Bus extends EventEmitter<BusEvents> {
   private malformed(d: Device, out: Outbound | undefined) {
     d.status.counters.malformed++;
     out?.reject(new Error(`reader ${d.cfg.address}: reply not as the standard allows`));
-    if (d.phase !== 'ready') this.restart(d, d.status.state === 'online' ? 'connecting' : d.status.state, 'reply not as the standard allows');
+    if (d.phase !== 'ready')
+      this.restart(d, d.status.state === 'online' ? 'connecting' : d.status.state, fill('osdp.replyNotStandard', 'reply not as the standard allows', {}));
   }
 
   private status(d: Device, st: m.LocalStatus) {
@@ -764,16 +777,18 @@ export class Bus extends EventEmitter<BusEvents> {
     const address = d.cfg.address;
     const code = data[0] ?? 0;
     d.status.counters.naks++;
-    const reason = nakReason(code);
+    const said = nakSaid(code);
+    const reason = said.message;
     this.emit('nak', { address, command: commandName(sent), code, reason });
     out?.reject(new Error(`reader ${address} refused ${commandName(sent)}: ${reason}`));
-    if (code === Nak.SEQUENCE) return this.restart(d, d.status.state === 'online' ? 'connecting' : d.status.state, reason);
+    if (code === Nak.SEQUENCE) return this.restart(d, d.status.state === 'online' ? 'connecting' : d.status.state, said);
     if (code === Nak.SECURITY || code === Nak.SCB_UNSUPPORTED) {
       // in the handshake: the reader will not open the channel with this key (paired already, or not yet paired)
-      if (!this.secureWanted(d)) return this.alarm(d, 'the reader requires the secure channel', 'refused');
-      if (d.phase === 'chlng' || d.phase === 'scrypt') return this.alarm(d, `the reader refused the secure channel: ${reason}`, 'refused');
+      if (!this.secureWanted(d)) return this.alarm(d, fill('osdp.secureRequired', 'the reader requires the secure channel', {}), 'refused');
+      if (d.phase === 'chlng' || d.phase === 'scrypt')
+        return this.alarm(d, fill('osdp.refusedSecureChannel', 'the reader refused the secure channel: {why}', sentenceValue('why', said)), 'refused');
       d.status.counters.secureChannel++;
-      return this.restart(d, 'connecting', 'session lost');
+      return this.restart(d, 'connecting', fill('osdp.sessionLost', 'session lost', {}));
     }
     if (d.phase === 'id' || d.phase === 'lstat') {
       // a reader that will not say who it is or its status still works: go on
@@ -786,6 +801,6 @@ export class Bus extends EventEmitter<BusEvents> {
       return;
     }
     if (d.phase === 'cap') d.phase = this.secureWanted(d) ? 'chlng' : 'lstat';
-    else if (d.phase === 'keyset') this.alarm(d, `the reader refused its new key: ${reason}`, 'refused');
+    else if (d.phase === 'keyset') this.alarm(d, fill('osdp.refusedNewKey', 'the reader refused its new key: {why}', sentenceValue('why', said)), 'refused');
   }
 }

@@ -1,4 +1,5 @@
 // OSDP v2.2 (SIA, IEC 60839-11-5) codes and limits. Section numbers are those of the v2.2 text.
+import { fill, type Sentence } from '../../contract/messages.js';
 
 export const SOM = 0x53;
 /** §5.7: 0x7F is the broadcast address, used only for osdp_ID, osdp_CAP and osdp_COMSET. */
@@ -82,20 +83,33 @@ export const Nak = {
   /** unable to process the command record */
   RECORD: 0x09,
 } as const;
-export const nakReason = (code: number): string =>
-  (
-    ({
-      [Nak.CHECK]: 'bad checksum or CRC',
-      [Nak.LENGTH]: 'command length error',
-      [Nak.UNKNOWN_COMMAND]: 'unknown command code',
-      [Nak.SEQUENCE]: 'unexpected sequence number',
-      [Nak.SCB_UNSUPPORTED]: 'security block not supported',
-      [Nak.SECURITY]: 'communication security conditions not met',
-      [Nak.BIO_TYPE]: 'biometric type not supported',
-      [Nak.BIO_FORMAT]: 'biometric format not supported',
-      [Nak.RECORD]: 'unable to process command record',
-    }) as Record<number, string>
-  )[code] ?? `NAK code ${code}`;
+/** Why a reader refused a command (its NAK's error code), as a sentence with its key (said in the console's language
+ *  when an edge journals it: a reader offline or refusing its secure channel). */
+export const nakSaid = (code: number): Sentence => {
+  switch (code) {
+    case Nak.CHECK:
+      return fill('osdp.nakCheck', 'bad checksum or CRC', {});
+    case Nak.LENGTH:
+      return fill('osdp.nakLength', 'command length error', {});
+    case Nak.UNKNOWN_COMMAND:
+      return fill('osdp.nakUnknownCommand', 'unknown command code', {});
+    case Nak.SEQUENCE:
+      return fill('osdp.nakSequence', 'unexpected sequence number', {});
+    case Nak.SCB_UNSUPPORTED:
+      return fill('osdp.nakSecurityBlock', 'security block not supported', {});
+    case Nak.SECURITY:
+      return fill('osdp.nakSecurity', 'communication security conditions not met', {});
+    case Nak.BIO_TYPE:
+      return fill('osdp.nakBioType', 'biometric type not supported', {});
+    case Nak.BIO_FORMAT:
+      return fill('osdp.nakBioFormat', 'biometric format not supported', {});
+    case Nak.RECORD:
+      return fill('osdp.nakRecord', 'unable to process command record', {});
+    default:
+      return fill('osdp.nakCode', 'NAK code {code}', { code });
+  }
+};
+export const nakReason = (code: number): string => nakSaid(code).message;
 
 /** Security block types (Annex D). */
 export const Scs = {

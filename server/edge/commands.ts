@@ -8,10 +8,10 @@
 // the edge refuses a door that is not in its snapshot. A lockdown or threat level is recorded on the server whatever
 // its doors' edges are: each door it could not reach is named in its answer (commandEach), and the edge gets the mode
 // with its snapshot when it reconnects, where it locks the strike itself (edge/doorIo.ts).
-import { EDGE_COMMAND_TIMEOUT_MS, type DoorCommand, type DoorUnreached, type Event } from '../../contract';
+import { EDGE_COMMAND_TIMEOUT_MS, type DoorCommand, type EdgeDoorCommand, type DoorUnreached, type Event } from '../../contract';
 import type { Db } from '../db/db';
 import { edgeControllerOfDoor } from '../db/queries/edgeKeys';
-import { HardwareError, actorText, type Actor, type HardwarePort } from '../doors/port';
+import { HardwareError, type Actor, type HardwarePort } from '../doors/port';
 import type { EdgeHub } from './hub';
 import type { EdgeIngest } from './ingest';
 
@@ -40,6 +40,11 @@ export async function commandEach(
   return unreached;
 }
 
+/** Who a command is by, as the edge takes it: a person's name, or what acted as its sentence (its key said at the door's
+ *  event, the server's own door events' way), its English at most 200 characters. */
+const edgeActor = (a: Actor): EdgeDoorCommand['actor'] =>
+  typeof a === 'string' ? a.slice(0, 200) : { message: a.message.slice(0, 200), code: a.code, values: a.values };
+
 /**
  * The hardware port's door commands, routed: a door of an edge controller goes to its edge, any other to `port`'s
  * own (the simulator's strike). The port object is changed in place, so every room holding it (doors, threat levels,
@@ -55,11 +60,7 @@ export function routeDoorCommands(port: HardwarePort, deps: { db: Db; hub: EdgeH
         409,
         `${edge.name}: its Gatehouse Edge controller ${edge.controllerName} is offline, so the command cannot reach the door (a lockdown or threat level reaches it with its rules when it reconnects)`,
       );
-    const r = await deps.hub.command(
-      edge.controllerId,
-      { type: 'door', doorId, command: cmd, actor: actorText(actor).slice(0, 200), force: !!opts.force },
-      edge.name,
-    );
+    const r = await deps.hub.command(edge.controllerId, { type: 'door', doorId, command: cmd, actor: edgeActor(actor), force: !!opts.force }, edge.name);
     if (!r.ok) throw new HardwareError(409, r.message.startsWith(edge.name) ? r.message : `${edge.name} ${r.message}`);
     const event = await deps.ingest.stored(edge.controllerId, r.seq, EDGE_COMMAND_TIMEOUT_MS);
     if (!event) throw new HardwareError(409, `${edge.name}: the edge applied the command, but its event has not reached the server yet`);
