@@ -5,7 +5,7 @@ import { API, IdentityInput, identitiesResource, type Violation } from '../../co
 import { startTestServer, type TestServer } from '../../server/testkit';
 import { identities } from '../resources/identities';
 import { validateForm, type FieldError } from '../resources/formValues';
-import { isRepeat, type FieldDef } from '../resources/defineResource';
+import { isRepeat, type FieldDef } from '../resources/consoleResource';
 import { sayError, sayViolation, serverErrorsOf } from '../resources/formMessages';
 import { setLocale, tCat } from './index';
 import { labelled } from './violations';

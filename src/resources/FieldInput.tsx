@@ -13,7 +13,7 @@ import { DateTimeField, dateTimeProblem, sayDateTimeProblem } from '../ui/DateTi
 import { useSystemActor } from '../hooks/useSystemActor';
 import { tCat, tx, useLocale } from '../i18n';
 import { labelled } from '../i18n/violations';
-import { labelOfField, type FieldDef, type RepeatDef } from './defineResource';
+import { labelOfField, type FieldDef, type RepeatDef } from './consoleResource';
 import { FileUpload, ImageUpload, PinBoard } from './PlanFields';
 import { RefSelect, RefsPicker } from './RefPicker';
 import { KEEP_SECRET, sayError, sayViolation, type ServerErrors } from './formMessages';

@@ -6,7 +6,7 @@ import { Link } from 'react-router-dom';
 import { Button, Checkbox } from '@blueprintjs/core';
 import { Cell } from '@blueprintjs/table';
 import { tx } from '../i18n';
-import type { Resource } from './defineResource';
+import type { Resource } from './consoleResource';
 
 export type RowAction<T extends { id: number }> = NonNullable<Resource<T>['rowActions']>[number];
 

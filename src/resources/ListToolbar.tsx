@@ -6,7 +6,7 @@ import { Button, ButtonGroup, Icon, InputGroup, Spinner, type IconName } from '@
 import { hasPrivilege } from '../../contract';
 import { tx, useT } from '../i18n';
 import { ExportButtons, type ExportFormat } from '../ui/ExportButtons';
-import { resourceWords, type Resource } from './defineResource';
+import { resourceWords, type Resource } from './consoleResource';
 
 export interface ListToolbarProps<T extends { id: number }> {
   resource: Resource<T>;

@@ -12,7 +12,7 @@ import { tCat, tx, useLocale } from '../i18n';
 import { catKey, resourceBase } from '../i18n/catalogue';
 import { labelled, violationText } from '../i18n/violations';
 import { useTime } from '../ui/time';
-import { cellValueOf, detailPath, isInstant, type Resource } from './defineResource';
+import { cellValueOf, detailPath, isInstant, type Resource } from './consoleResource';
 
 export function RecordPanel({
   resource,

@@ -14,7 +14,7 @@ import { useRouteInfo } from '../app/RouteContext';
 import { useSystemActor } from '../hooks/useSystemActor';
 import { tCat, say, tx, useLocale, useT } from '../i18n';
 import { divisionTree, flatten } from './divisionTree';
-import { isRepeat, resourceWords, type FieldDef, type Resource } from './defineResource';
+import { isRepeat, resourceWords, type FieldDef, type Resource } from './consoleResource';
 import { fieldError, toBody, validateForm, type FieldError } from './formValues';
 import { FocusForm } from '../ui/FocusForm';
 import { ReadCardPanel } from './ReadCardPanel';

@@ -13,7 +13,7 @@ import { matchRoute } from '../app/guard';
 import { useSystemActor } from '../hooks/useSystemActor';
 import { say, tx, useT } from '../i18n';
 import { useTime } from '../ui/time';
-import { resourceWords, titleOfColumn, type Resource } from './defineResource';
+import { resourceWords, titleOfColumn, type Resource } from './consoleResource';
 import { udfColumns, useUserFieldDefs } from './userFieldDefs';
 import { useViewActor } from '../hooks/useViewActor';
 import { useChangeNotices, type NoticeSource } from '../hooks/useChangeNotices';

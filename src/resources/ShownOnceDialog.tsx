@@ -4,7 +4,7 @@ import { Button, Callout, Classes, Dialog, DialogBody, DialogFooter, FormGroup, 
 import { TOAST_MS } from '../../contract';
 import { tx } from '../i18n';
 import { notify } from '../hooks/console';
-import type { Resource } from './defineResource';
+import type { Resource } from './consoleResource';
 
 /** `stay`: shown by a record action (the page stays); else by a save (the form leaves when it closes). */
 export type ShownOnce = { shown: Record<string, string>; id: number; stay?: boolean };

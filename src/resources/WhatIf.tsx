@@ -9,7 +9,7 @@ import { selectReadBusy, selectReadFailed, type ReadingSnapshot } from '../../ma
 import type { AccessPreview, AccessPreviewAnswer } from '../hooks/answers';
 import { useViewActor } from '../hooks/useViewActor';
 import { say, tx, useLocale } from '../i18n';
-import type { Resource } from './defineResource';
+import type { Resource } from './consoleResource';
 import { toBody } from './formValues';
 
 /** Rows of each list shown; the counts above them are complete. */

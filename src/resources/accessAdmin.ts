@@ -2,7 +2,7 @@
 // operatorGroups.ts) plus the console-only touches.
 import type { Infer } from 'superstruct';
 import { operatorGroupsResource, operatorsResource, rolesResource, rowSchema } from '../../contract';
-import { fromDeclaration } from './defineResource';
+import { fromDeclaration } from './consoleResource';
 
 // eslint-disable-next-line @typescript-eslint/no-unused-vars -- the schema is built to name its row type
 const OperatorRow = rowSchema(operatorsResource);

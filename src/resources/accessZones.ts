@@ -3,7 +3,7 @@
 // server's edgeSoftDoors and edgeSoftControllers), wrapped in its column so it is read whole at 1440 px and on a phone.
 import { accessZonesResource } from '../../contract';
 import { zoneApbCell } from './controllers';
-import { fromDeclaration } from './defineResource';
+import { fromDeclaration } from './consoleResource';
 
 const declared = fromDeclaration<any>(accessZonesResource);
 

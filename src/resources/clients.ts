@@ -1,6 +1,6 @@
 // Clients in the console: the declaration (contract/resources/clients.ts) plus the console-only touches.
 import { clientsResource, type Client } from '../../contract';
-import { fromDeclaration } from './defineResource';
+import { fromDeclaration } from './consoleResource';
 
 export const clients = fromDeclaration<Client>(clientsResource, {
   primary: { title: 'Client', width: 300 },

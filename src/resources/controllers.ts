@@ -9,7 +9,7 @@
 import { controllersResource } from '../../contract';
 import { getLocale, tx } from '../i18n';
 import { showDateTime } from '../ui/time';
-import { fromDeclaration } from './defineResource';
+import { fromDeclaration } from './consoleResource';
 
 export interface EdgeParts {
   edgeState?: string | null;

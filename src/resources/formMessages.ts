@@ -3,7 +3,7 @@
 import type { Violation } from '../../contract';
 import { tCat, type Locale } from '../i18n';
 import { labelled, violationText } from '../i18n/violations';
-import { isRepeat, labelOfField, type FieldDef, type Resource } from './defineResource';
+import { isRepeat, labelOfField, type FieldDef, type Resource } from './consoleResource';
 import { fieldName, type FieldError } from './formValues';
 
 /** The server's violations by form field name: each with its key and values when it was said with them (issue 48). */

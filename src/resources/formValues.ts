@@ -2,7 +2,7 @@
 import { setIn } from 'final-form';
 import { checkAllRules, validate, type ResourceDeclaration, type Violation } from '../../contract';
 import type { Struct } from 'superstruct';
-import { isRepeat, type FieldDef, type FormSection, type RepeatDef } from './defineResource';
+import { isRepeat, type FieldDef, type FormSection, type RepeatDef } from './consoleResource';
 
 /** 'credentials.0.number' (schema/server path) → 'credentials[0].number' (final-form name). */
 export function fieldName(path: string): string {

@@ -1,6 +1,6 @@
 // Identities in the console: the declaration (contract/resources/identities.ts) plus the console-only touches.
 import { identitiesResource, type Identity } from '../../contract';
-import { fromDeclaration } from './defineResource';
+import { fromDeclaration } from './consoleResource';
 
 export const identities = fromDeclaration<Identity>(identitiesResource, {
   primary: { title: 'Name', value: (r) => `${r.lastName}, ${r.firstName}`, width: 260 },

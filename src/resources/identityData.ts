@@ -1,7 +1,7 @@
 // The identity-data resources of the Manage section in the console (issue 11): user-defined fields, identity
 // batch templates and licenses — their declarations (contract/resources) plus the console-only touches.
 import { batchTemplatesResource, licensesResource, userFieldsResource, type Row } from '../../contract';
-import { fromDeclaration } from './defineResource';
+import { fromDeclaration } from './consoleResource';
 
 export type UserField = Row<typeof userFieldsResource>;
 export type BatchTemplate = Row<typeof batchTemplatesResource>;

@@ -1,4 +1,4 @@
-export { defineResource, type Resource, type ResourceDef, type FieldDef, type RepeatDef } from './defineResource';
+export { consoleResource, type Resource, type ResourceDef, type FieldDef, type RepeatDef } from './consoleResource';
 export { ResourceList } from './ResourceList';
 export { ResourceForm } from './ResourceForm';
 export { identities } from './identities';

@@ -2,7 +2,7 @@
 // webHooks.ts) plus the console-only touches.
 import type { Infer } from 'superstruct';
 import { SERVICE_ACCOUNT_ROLES, WEB_HOOK_EVENTS, rowSchema, serviceAccountsResource, webHooksResource } from '../../contract';
-import { fromDeclaration } from './defineResource';
+import { fromDeclaration } from './consoleResource';
 import { tx } from '../i18n';
 
 // eslint-disable-next-line @typescript-eslint/no-unused-vars -- the schema is built to name its row type

@@ -4,7 +4,7 @@
 // enough for it to have screens — no wrapper per resource.
 import { CATALOGUE, cardFormatsResource, resourceByName, type ResourceDeclaration } from '../../contract';
 import { CardFormatTest } from './CardFormatTest';
-import { fromDeclaration, type Resource } from './defineResource';
+import { fromDeclaration, type Resource } from './consoleResource';
 import { clients } from './clients';
 import { accessZones } from './accessZones';
 import { controllers } from './controllers';

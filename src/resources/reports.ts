@@ -16,7 +16,7 @@ import { sayEvent, tx } from '../i18n';
 import { consoleList } from '../../contract/consoleLists';
 import { createElement } from 'react';
 import { isDeniedSwipe, WhyButton } from '../screens/configure/WhyDrawer';
-import { defineResource } from './defineResource';
+import { consoleResource } from './consoleResource';
 import { showDateTime } from '../ui/time';
 
 const when = (iso: string | null | undefined) => (iso ? showDateTime(iso) : '');
@@ -27,7 +27,7 @@ const what = (r: AuditEntry) => {
   return name ? `${tx(auditEntityWords(r.entity))}: ${name}` : tx(auditEntityWords(r.entity));
 };
 
-export const activityReport = defineResource<AuditEntry>({
+export const activityReport = consoleResource<AuditEntry>({
   ...consoleList('activity'),
   title: 'Activity report',
   singular: 'Change',
@@ -48,7 +48,7 @@ export const activityReport = defineResource<AuditEntry>({
   form: [],
 });
 
-export const uiErrors = defineResource<UiErrorRow>({
+export const uiErrors = consoleResource<UiErrorRow>({
   ...consoleList('ui-errors'),
   title: 'UI error log',
   singular: 'Error',
@@ -66,7 +66,7 @@ export const uiErrors = defineResource<UiErrorRow>({
 });
 
 /** The event history [0.6.2.0] over millions of stored events: paged and sorted on the server, filtered by the screen. */
-export const eventHistory = defineResource<StoredEvent>({
+export const eventHistory = consoleResource<StoredEvent>({
   ...consoleList('event-history'),
   title: 'Event report',
   singular: 'Event',

@@ -11,7 +11,7 @@ import { useSystemActor } from '../hooks/useSystemActor';
 import { useViewActor } from '../hooks/useViewActor';
 import { notify } from '../hooks/console';
 import { tx } from '../i18n';
-import { resourceWords, type Resource } from './defineResource';
+import { resourceWords, type Resource } from './consoleResource';
 import type { ShownOnce } from './ShownOnceDialog';
 
 const selValues = (s: ResourceFormSnapshot) => s.context.values;

@@ -13,7 +13,7 @@ import { useViewActor } from '../hooks/useViewActor';
 import { tx } from '../i18n';
 import type { ExportFormat } from '../ui/ExportButtons';
 import { toCsv } from './csv';
-import { titleOfColumn, type ColumnDef, type Resource } from './defineResource';
+import { titleOfColumn, type ColumnDef, type Resource } from './consoleResource';
 import { cellText } from './listColumns';
 import type { RowAction } from './ListRowHead';
 

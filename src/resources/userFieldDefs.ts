@@ -3,7 +3,7 @@
 // violations land), one column per field in the list, and the same checks the server runs (checkUserFieldValues).
 import { checkUserFieldValues, choicesOf, type UserFieldDef } from '../../contract';
 import { useReading } from '../hooks/useReading';
-import type { ColumnDef, FieldDef } from './defineResource';
+import type { ColumnDef, FieldDef } from './consoleResource';
 
 const NONE: UserFieldDef[] = [];
 /** The client's fields, read for an extensible resource only (again when the client changes: views remount). */

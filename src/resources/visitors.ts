@@ -1,5 +1,5 @@
 import { VISIT_PURPOSES, VISITOR_STATUSES, visitorsResource, type Visitor } from '../../contract';
-import { fromDeclaration } from './defineResource';
+import { fromDeclaration } from './consoleResource';
 import { getClientToday } from '../ui/time';
 import { tx } from '../i18n';
 

@@ -1,6 +1,8 @@
-// The resource catalogue (react-admin's <Resource>, refine's resource objects): one declaration over a
-// contract/ schema drives the generic list and the add/edit forms. Later issues add resources by adding
-// definitions here.
+// A catalogue resource as the console shows it (react-admin's <Resource>, refine's resource objects): the generic list
+// and add/edit forms read this view of a contract/ declaration (fromDeclaration below: titles and input kinds in the
+// console's language, custom cells and start values from src/resources/<name>.ts). There is one declaration,
+// contract/resources/define.ts defineResource; this file derives the console's side of it, and hand-written console
+// resources (clients, identities) build the same shape.
 import type { ComponentType, ReactNode } from 'react';
 import type { Struct } from 'superstruct';
 import {
@@ -19,12 +21,13 @@ import { showDate, showDateTime } from '../ui/time';
 import { catKey, resourceBase } from '../i18n/catalogue';
 import { tCat, tx } from '../i18n';
 
-export type FieldKind = 'text' | 'email' | 'number' | 'select' | 'date' | 'datetime' | 'switch' | 'textarea' | 'hidden' | 'ref' | 'refs' | 'image' | 'file';
+/** How a form field is typed in (an input, a select, a text area…), derived from the declaration's FieldKind. */
+export type InputKind = 'text' | 'email' | 'number' | 'select' | 'date' | 'datetime' | 'switch' | 'textarea' | 'hidden' | 'ref' | 'refs' | 'image' | 'file';
 
 export interface FieldDef {
   name: string;
   label: string;
-  kind?: FieldKind;
+  kind?: InputKind;
   /** §5: input is converted to capitals. */
   upper?: boolean;
   required?: boolean;
@@ -152,13 +155,15 @@ export function isRepeat(f: FieldDef | RepeatDef): f is RepeatDef {
 
 /**
  * A resource as the console shows it. Its list, form and list commands are not here: the views ask for
- * `list:<name>`, `form:<name>` and `commands:<name>` and the system runs them (src/system/logic.ts).
+ * `list:<name>`, `form:<name>` and `commands:<name>` and the system runs them (src/system/logic.ts). A catalogue
+ * resource's comes from its declaration (fromDeclaration); a read-only list of the server's own records that no
+ * declaration describes (the activity report, the event history, UI errors) is written with this.
  */
-export function defineResource<T extends { id: number }>(def: ResourceDef<T>) {
+export function consoleResource<T extends { id: number }>(def: ResourceDef<T>): ResourceDef<T> {
   return { ...def };
 }
 
-export type Resource<T extends { id: number } = any> = ReturnType<typeof defineResource<T>>;
+export type Resource<T extends { id: number } = any> = ResourceDef<T>;
 
 // ---------- the console's side of a catalogue declaration (contract/resources) ----------
 
@@ -317,7 +322,7 @@ export function fromDeclaration<T extends { id: number }>(d: ResourceDeclaration
   const titleOf = (k: string) => (k === 'updatedAt' ? 'Updated' : k === 'createdAt' ? 'Created' : labelOf(k, fields[k]));
   const titleKeyOf = (k: string) => (fields[k] ? catKey.field(resourceBase(d.name), k) : undefined);
   const [first] = d.list.title;
-  return defineResource<T>({
+  return consoleResource<T>({
     name: d.name,
     title: d.label.many,
     singular: d.label.one,
