@@ -2,7 +2,7 @@
 // recorded events through the same machines, with inert implementations and a frozen clock, and names the first
 // line where the replay parts from the journal.
 import { SimulatedClock, fromPromise, type AnyActorLogic, type AnyEventObject, type AnyStateMachine } from 'xstate';
-import { APP_VERSION, ROOT_ACTOR, parseJournal, type JournalEntry, type ParsedJournal } from '../contract';
+import { APP_VERSION, ROOT_ACTOR, fill, parseJournal, type JournalEntry, type ParsedJournal, type Sentence } from '../contract';
 import { createJournal, type Ref } from './journal.recorder';
 import { resourceFormMachine } from './resourceForm';
 import { resourceListMachine } from './resourceList';
@@ -71,10 +71,54 @@ export interface ReplayStep {
   matches: boolean;
 }
 
+/** A replay's result. `message` and `warnings` are English (the CLI prints them); `said` and `warned` are the same
+ *  sentences with their keys (issue 48: the replay screen says them in the operator's language; zh-CN in
+ *  src/i18n/sentences.ts). A journal file's own problem (contract/journal.ts) is a value of its sentence, as it came. */
 export type ReplayResult =
-  | { ok: true; journal: ParsedJournal; steps: ReplayStep[]; warnings: string[] }
-  | { ok: false; kind: 'invalid'; line: number; message: string }
-  | { ok: false; kind: 'diverged'; line: number; message: string; journal: ParsedJournal; steps: ReplayStep[]; warnings: string[] };
+  | { ok: true; journal: ParsedJournal; steps: ReplayStep[]; warnings: string[]; warned: Sentence[] }
+  | { ok: false; kind: 'invalid'; line: number; message: string; said: Sentence }
+  | {
+      ok: false;
+      kind: 'diverged';
+      line: number;
+      message: string;
+      said: Sentence;
+      journal: ParsedJournal;
+      steps: ReplayStep[];
+      warnings: string[];
+      warned: Sentence[];
+    };
+
+/** The replay's own words, each a sentence with its key. */
+export const REPLAY_SAID = {
+  unreadable: (problem: string) => fill('journal.unreadable', '{problem}', { problem }),
+  noEvents: () => fill('journal.noEvents', 'the journal has a header but no events', {}),
+  notFromStart: (line: number, seq: number, actor: string, event: string) =>
+    fill(
+      'journal.notFromStart',
+      "line {line} is seq {seq} ({actor} ← {event}): a replay starts from the system's start (seq 1, {root} ← xstate.init); this journal's beginning was dropped or cleared",
+      { line, seq, actor, event, root: ROOT_ACTOR },
+    ),
+  otherVersion: (recorded: string) =>
+    fill('journal.otherVersion', 'recorded by Gatehouse {recorded}, replayed with {replayed}', { recorded, replayed: APP_VERSION }),
+  stateDiffers: (line: number, actor: string, event: string, replayed: string, recorded: string) =>
+    fill('journal.stateDiffers', 'line {line}: {actor} after {event} is {replayed} in the replay, the journal says {recorded}', {
+      line,
+      actor,
+      event,
+      replayed,
+      recorded,
+    }),
+  otherEvent: (line: number, actor: string, event: string, other: string) =>
+    fill('journal.otherEvent', 'line {line}: the journal has {actor} ← {event}, the replay processed {actor} ← {other} there', { line, actor, event, other }),
+  noActor: (line: number, actor: string, event: string) =>
+    fill('journal.noActor', "line {line}: no running actor '{actor}' in the replay to send {event} to", { line, actor, event }),
+  neverProduced: (line: number, actor: string, event: string) =>
+    fill('journal.neverProduced', 'line {line}: the journal has {actor} ← {event}, the replay never produced it', { line, actor, event }),
+  alsoProcessed: (line: number, actor: string, event: string) =>
+    fill('journal.alsoProcessed', 'after line {line}: the replay also processed {actor} ← {event}, which the journal does not have', { line, actor, event }),
+  failed: (line: number, problem: string) => fill('journal.replayFailed', 'line {line}: the replay failed: {problem}', { line, problem }),
+};
 
 /**
  * Which recorded events the replay sends, and which it must produce by itself:
@@ -120,23 +164,19 @@ export function replayJournal(input: string | readonly string[] | ParsedJournal,
   let journal: ParsedJournal;
   if (typeof input === 'string' || Array.isArray(input)) {
     const parsed = parseJournal(typeof input === 'string' ? input : (input as readonly string[]).join('\n'));
-    if (!parsed.ok) return { ok: false, kind: 'invalid', line: parsed.line, message: parsed.message };
+    if (!parsed.ok) return { ok: false, kind: 'invalid', line: parsed.line, message: parsed.message, said: REPLAY_SAID.unreadable(parsed.message) };
     journal = parsed.journal;
   } else {
     journal = input as ParsedJournal;
   }
   const first = journal.lines[0];
-  if (!first) return { ok: false, kind: 'invalid', line: 1, message: 'the journal has a header but no events' };
+  if (!first) return { ok: false, kind: 'invalid', line: 1, message: REPLAY_SAID.noEvents().message, said: REPLAY_SAID.noEvents() };
   if (first.entry.seq !== 1 || first.entry.actor !== ROOT_ACTOR || first.entry.event.type !== 'xstate.init') {
-    return {
-      ok: false,
-      kind: 'invalid',
-      line: first.line,
-      message: `line ${first.line} is seq ${first.entry.seq} (${first.entry.actor} ← ${first.entry.event.type}): a replay starts from the system's start (seq 1, ${ROOT_ACTOR} ← xstate.init); this journal's beginning was dropped or cleared`,
-    };
+    const said = REPLAY_SAID.notFromStart(first.line, first.entry.seq, first.entry.actor, first.entry.event.type);
+    return { ok: false, kind: 'invalid', line: first.line, message: said.message, said };
   }
-  const warnings: string[] = [];
-  if (journal.header.app !== APP_VERSION) warnings.push(`recorded by Gatehouse ${journal.header.app}, replayed with ${APP_VERSION}`);
+  const warned: Sentence[] = journal.header.app !== APP_VERSION ? [REPLAY_SAID.otherVersion(journal.header.app)] : [];
+  const warnings = warned.map((w) => w.message);
 
   // the system starts with the inputs it was recorded with (they travel in the root's init event)
   const rootInput = ((first.entry.event as { input?: unknown }).input ?? {}) as RootInput & Record<string, unknown>;
@@ -171,9 +211,9 @@ export function replayJournal(input: string | readonly string[] | ParsedJournal,
 
   const steps: ReplayStep[] = [];
   const waiting = new Map<string, Array<{ line: number; entry: JournalEntry; fed: boolean }>>();
-  let divergence: { line: number; message: string } | null = null;
-  const diverge = (line: number, message: string) => {
-    divergence ??= { line, message };
+  let divergence: { line: number; said: Sentence } | null = null;
+  const diverge = (line: number, said: Sentence) => {
+    divergence ??= { line, said };
   };
 
   /** Pairs each actor's waiting journal lines with what the replayed actor has processed since. */
@@ -190,8 +230,8 @@ export function replayJournal(input: string | readonly string[] | ParsedJournal,
           diverge(
             w.line,
             sameEvent
-              ? `line ${w.line}: ${actor} after ${w.entry.event.type} is ${show(got.state)} in the replay, the journal says ${show(w.entry.state)}`
-              : `line ${w.line}: the journal has ${actor} ← ${w.entry.event.type}, the replay processed ${actor} ← ${got.event.type} there`,
+              ? REPLAY_SAID.stateDiffers(w.line, actor, w.entry.event.type, show(got.state), show(w.entry.state))
+              : REPLAY_SAID.otherEvent(w.line, actor, w.entry.event.type, got.event.type),
           );
         }
       }
@@ -210,7 +250,7 @@ export function replayJournal(input: string | readonly string[] | ParsedJournal,
       if (fed) {
         const target = entry.actor === ROOT_ACTOR ? root : root.system.get(entry.actor);
         if (!target) {
-          diverge(line, `line ${line}: no running actor '${entry.actor}' in the replay to send ${entry.event.type} to`);
+          diverge(line, REPLAY_SAID.noActor(line, entry.actor, entry.event.type));
           break;
         }
         target.send(entry.event as AnyEventObject);
@@ -221,7 +261,7 @@ export function replayJournal(input: string | readonly string[] | ParsedJournal,
     if (!divergence) {
       for (const [actor, queue] of waiting) {
         if (queue.length) {
-          diverge(queue[0].line, `line ${queue[0].line}: the journal has ${actor} ← ${queue[0].entry.event.type}, the replay never produced it`);
+          diverge(queue[0].line, REPLAY_SAID.neverProduced(queue[0].line, actor, queue[0].entry.event.type));
           break;
         }
       }
@@ -231,19 +271,19 @@ export function replayJournal(input: string | readonly string[] | ParsedJournal,
       for (const [actor, p] of processed) {
         const extra = p.entries[p.paired];
         if (extra) {
-          diverge(lastLine, `after line ${lastLine}: the replay also processed ${actor} ← ${extra.event.type}, which the journal does not have`);
+          diverge(lastLine, REPLAY_SAID.alsoProcessed(lastLine, actor, extra.event.type));
           break;
         }
       }
     }
   } catch (err) {
     const line = steps.length ? steps[steps.length - 1].line : first.line;
-    diverge(line, `line ${line}: the replay failed: ${err instanceof Error ? err.message : String(err)}`);
+    diverge(line, REPLAY_SAID.failed(line, err instanceof Error ? err.message : String(err)));
   } finally {
     root.stop();
   }
   steps.sort((a, b) => a.line - b.line);
-  const d = divergence as { line: number; message: string } | null;
-  if (d) return { ok: false, kind: 'diverged', line: d.line, message: d.message, journal, steps, warnings };
-  return { ok: true, journal, steps, warnings };
+  const d = divergence as { line: number; said: Sentence } | null;
+  if (d) return { ok: false, kind: 'diverged', line: d.line, message: d.said.message, said: d.said, journal, steps, warnings, warned };
+  return { ok: true, journal, steps, warnings, warned };
 }

@@ -219,7 +219,7 @@ describe('the replay screen actor', () => {
     await loaded(actor);
     actor.send({ type: 'journal.load', name: 'b.ndjson', text: `${header}\n{"seq":1,` });
     const s = await loaded(actor);
-    expect(s.context.error).toBe('b.ndjson: line 2 is not valid JSON (the file looks truncated)');
+    expect(s.context.error?.message).toBe('b.ndjson: line 2 is not valid JSON (the file looks truncated)');
     expect(s.context.name).toBe('a.ndjson');
     expect(s.context.result?.journal.lines).toHaveLength(good.trimEnd().split('\n').length - 1);
   });

@@ -3,7 +3,7 @@
 // headless replay that re-runs a journal through the same machines (journal.replay.ts: the CLI `npm run replay` and the
 // console's replay screen), and here the replay screen's machine; its selectors are in journal.selectors.ts.
 import { assign, fromPromise, setup } from 'xstate';
-import type { ParsedJournal } from '../contract';
+import { fill, sentenceValue, type ParsedJournal, type Sentence } from '../contract';
 import { errorText } from './notProvided';
 import { replayJournal, type ReplayResult } from './journal.replay';
 
@@ -18,8 +18,8 @@ export interface ReplayViewerContext {
   /** The file being replayed. */
   loading: string | null;
   result: Extract<ReplayResult, { journal: ParsedJournal }> | null;
-  /** Why the last file was refused; the previously loaded journal stays. */
-  error: string | null;
+  /** Why the last file was refused, a sentence with its key (issue 48); the previously loaded journal stays. */
+  error: Sentence | null;
   /** Only this machine's steps on the timeline; null for all. */
   filter: string | null;
 }
@@ -55,7 +55,12 @@ export const replayViewerMachine = setup({
           {
             guard: ({ event }) => !event.output.ok && event.output.kind === 'invalid',
             target: 'idle',
-            actions: assign(({ context, event }) => ({ error: event.output.ok ? null : `${context.loading}: ${event.output.message}`, loading: null })),
+            actions: assign(({ context, event }) => ({
+              error: event.output.ok
+                ? null
+                : fill('journal.fileRefused', '{name}: {problem}', { name: context.loading ?? '', ...sentenceValue('problem', event.output.said) }),
+              loading: null,
+            })),
           },
           {
             target: 'idle',
@@ -68,7 +73,15 @@ export const replayViewerMachine = setup({
             })),
           },
         ],
-        onError: { target: 'idle', actions: assign(({ event }) => ({ error: errorText(event.error, 'Could not replay the journal'), loading: null })) },
+        onError: {
+          target: 'idle',
+          actions: assign(({ event }) => ({
+            error: errorText(event.error, '')
+              ? fill('journal.couldNotReplayBecause', 'Could not replay the journal: {problem}', { problem: errorText(event.error, '') })
+              : fill('journal.couldNotReplay', 'Could not replay the journal', {}),
+            loading: null,
+          })),
+        },
       },
     },
   },

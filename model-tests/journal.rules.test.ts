@@ -64,7 +64,13 @@ describe('which recorded events a replay sends', () => {
 describe('a journal the replay refuses', () => {
   it('has a header but no events', () => {
     const [header] = recorded();
-    expect(replayJournal(`${header}\n`)).toEqual({ ok: false, kind: 'invalid', line: 1, message: 'the journal has a header but no events' });
+    expect(replayJournal(`${header}\n`)).toEqual({
+      ok: false,
+      kind: 'invalid',
+      line: 1,
+      message: 'the journal has a header but no events',
+      said: { message: 'the journal has a header but no events', code: 'journal.noEvents', values: {} },
+    });
   });
   it("does not start from the system's start (its beginning dropped): said on its first line", () => {
     const [header, , second, ...rest] = recorded();
@@ -73,6 +79,7 @@ describe('a journal the replay refuses', () => {
       kind: 'invalid',
       line: 2,
       message: `line 2 is seq 2 (tabs ← xstate.init): a replay starts from the system's start (seq 1, ${ROOT_ACTOR} ← xstate.init); this journal's beginning was dropped or cleared`,
+      said: expect.objectContaining({ code: 'journal.notFromStart', values: { line: 2, seq: 2, actor: 'tabs', event: 'xstate.init', root: ROOT_ACTOR } }),
     });
   });
   it('starts with another actor or another event at seq 1', () => {
@@ -136,7 +143,11 @@ describe('a journal replayed', () => {
     const lines = recorded();
     const older = edit(lines, 1, (h) => (h.app = '0.0.1'));
     const r = replayJournal(older);
-    expect(r).toMatchObject({ ok: true, warnings: [`recorded by Gatehouse 0.0.1, replayed with ${APP_VERSION}`] });
+    expect(r).toMatchObject({
+      ok: true,
+      warnings: [`recorded by Gatehouse 0.0.1, replayed with ${APP_VERSION}`],
+      warned: [{ code: 'journal.otherVersion', values: { recorded: '0.0.1', replayed: APP_VERSION } }],
+    });
   });
 
   it('does not mind the order of the keys of a state value', () => {
@@ -272,7 +283,9 @@ describe('the replay screen', () => {
     const actor = viewer();
     actor.send({ type: 'journal.load', name: 'e.ndjson', text: '' });
     let s = await settled(actor);
-    expect(s.context.error).toMatch(/^e\.ndjson: /);
+    expect(s.context.error?.message).toMatch(/^e\.ndjson: /);
+    // the file's name and the parser's problem are values of its sentence, the problem a sentence of its own
+    expect(s.context.error).toMatchObject({ code: 'journal.fileRefused', values: { name: 'e.ndjson', 'problem:code': 'journal.unreadable' } });
     expect(s.context).toMatchObject({ name: null, loading: null, result: null });
     actor.send({ type: 'journal.errorDismissed' });
     expect(actor.getSnapshot().context.error).toBeNull();
@@ -291,7 +304,7 @@ describe('the replay screen', () => {
       failing.send({ type: 'journal.load', name: 'f.ndjson', text: 'the text' });
       s = await settled(failing);
       expect(s.context).toMatchObject({ loading: null, name: null, result: null });
-      expect(s.context.error).toBe(thrown instanceof Error ? 'Could not replay the journal' : 'the worker died');
+      expect(s.context.error?.message).toBe(thrown instanceof Error ? 'Could not replay the journal' : 'Could not replay the journal: the worker died');
     }
     expect(texts).toEqual(['the text', 'the text']);
   });

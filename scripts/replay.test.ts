@@ -182,7 +182,7 @@ describe('replaying a recorded journal', () => {
   it('refuses a garbage line, naming it, before replaying anything', async () => {
     const lines = linesOf(await record(signInVisitsCloseSignOut));
     lines[4] = 'this is not json';
-    expect(replayJournal(lines)).toEqual({ ok: false, kind: 'invalid', line: 5, message: 'line 5 is not valid JSON' });
+    expect(replayJournal(lines)).toMatchObject({ ok: false, kind: 'invalid', line: 5, message: 'line 5 is not valid JSON' });
     const noState = linesOf(await record(signInVisitsCloseSignOut));
     const e = JSON.parse(noState[5]);
     delete e.state;

@@ -980,3 +980,24 @@ describe("the desktop companion's words", () => {
     found.stop();
   });
 });
+
+// The journal replay's own words (machines/journal.replay.ts, journal.ts): the replay screen's refusal and divergence
+// were English in 简体中文 (issue 48)
+describe("the journal replay's words", () => {
+  it('are sentences with their key, said in Chinese: a file refused names it, the replay’s reason inside', async () => {
+    await loadLocale('zh-CN');
+    const { createActor, waitFor } = await import('xstate');
+    const { replayViewerMachine, replayJournal } = await import('../../machines/journal');
+    const { say } = await import('./index');
+    const header = JSON.stringify({ kind: 'gatehouse-journal', version: 1, app: '0.0.1', startedAt: 0 });
+    const empty = replayJournal(`${header}\n`);
+    expect(empty).toMatchObject({ ok: false, said: { code: 'journal.noEvents' } });
+    const viewer = createActor(replayViewerMachine).start();
+    viewer.send({ type: 'journal.load', name: 'a.ndjson', text: `${header}\n` });
+    await waitFor(viewer, (s) => s.context.loading === null && s.context.error !== null);
+    const error = viewer.getSnapshot().context.error!;
+    expect(error.message).toBe('a.ndjson: the journal has a header but no events');
+    expect(say(error, 'zh-CN')).toBe('a.ndjson：此日志只有文件头，没有事件');
+    viewer.stop();
+  });
+});

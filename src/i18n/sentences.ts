@@ -8,6 +8,20 @@ import { IAM_REFUSALS_ZH } from '../../contract/iam';
 /** zh-CN templates of the server's sentences, by key; `{name}` placeholders as in the English. */
 export const zhSentences: Record<string, string> = {
   // the desktop companion's connection (machines/companion.ts COMPANION_SAID): its own words and a frame's problem are values
+  // the journal replay's own (machines/journal.replay.ts REPLAY_SAID, journal.ts): names, lines and states as they came
+  'journal.unreadable': '无法读取此日志：{problem}',
+  'journal.noEvents': '此日志只有文件头，没有事件',
+  'journal.notFromStart': '第 {line} 行的序号为 {seq}（{actor} ← {event}）：回放须从系统启动开始（序号 1，{root} ← xstate.init）；此日志的开头已被丢弃或清除',
+  'journal.otherVersion': '由 Gatehouse {recorded} 录制，用 {replayed} 回放',
+  'journal.stateDiffers': '第 {line} 行：{actor} 在 {event} 之后，回放中为 {replayed}，日志中为 {recorded}',
+  'journal.otherEvent': '第 {line} 行：日志中为 {actor} ← {event}，回放在此处处理的是 {actor} ← {other}',
+  'journal.noActor': '第 {line} 行：回放中没有正在运行的状态机“{actor}”可接收 {event}',
+  'journal.neverProduced': '第 {line} 行：日志中有 {actor} ← {event}，回放从未产生它',
+  'journal.alsoProcessed': '第 {line} 行之后：回放还处理了 {actor} ← {event}，而日志中没有',
+  'journal.replayFailed': '第 {line} 行：回放失败：{problem}',
+  'journal.fileRefused': '{name}：{problem}',
+  'journal.couldNotReplay': '无法回放此日志',
+  'journal.couldNotReplayBecause': '无法回放此日志：{problem}',
   'companion.noAnswer': '此电脑上没有桌面助手应答',
   'companion.closed': '与桌面助手的连接已关闭',
   'companion.closedBecause': '与桌面助手的连接已关闭：{reason}',

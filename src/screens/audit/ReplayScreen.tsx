@@ -14,7 +14,7 @@ import { selectCommandError, selectRunningCommand, type CommandSnapshot } from '
 import { useReading } from '../../hooks/useReading';
 import { useViewActor } from '../../hooks/useViewActor';
 import { showDateTime, useTime } from '../../ui/time';
-import { useT, tx } from '../../i18n';
+import { say, useT, tx } from '../../i18n';
 import { PRIV, hasPrivilege, type RecordingSummary } from '../../../contract';
 
 type ViewerSnapshot = { context: ReplayViewerContext; hasTag: (t: 'busy') => boolean };
@@ -177,18 +177,18 @@ export function ReplayScreen() {
           }}
         />{' '}
         <FileInput
-          text={busy ? 'Replaying…' : 'Load journal…'}
+          text={busy ? tx('Replaying…') : tx('Load journal…')}
           buttonText="Browse"
           disabled={busy}
-          inputProps={{ accept: '.ndjson,.jsonl,.json,application/x-ndjson', 'aria-label': 'Load journal' }}
+          inputProps={{ accept: '.ndjson,.jsonl,.json,application/x-ndjson', 'aria-label': tx('Load journal') }}
           onInputChange={load}
         />
       </Card>
 
       {ctx.error && (
         <Callout intent={Intent.DANGER} title={tx('This journal cannot be replayed')} icon="error">
-          <p>{ctx.error}</p>
-          <p className={Classes.TEXT_MUTED}>Nothing was changed{r ? `: ${ctx.name} is still loaded` : ''}.</p>
+          <p>{say(ctx.error)}</p>
+          <p className={Classes.TEXT_MUTED}>{r ? tx('Nothing was changed: {name} is still loaded.', { name: ctx.name ?? '' }) : tx('Nothing was changed.')}</p>
           <Button small text={tx('Dismiss')} onClick={() => viewer.send({ type: 'journal.errorDismissed' })} />
         </Callout>
       )}
@@ -202,11 +202,13 @@ export function ReplayScreen() {
       ) : (
         <>
           <Callout intent={r.ok ? Intent.SUCCESS : Intent.WARNING} title={ctx.name ?? undefined}>
-            {r.ok ? `Replayed ${r.steps.length} steps: every state matches the journal.` : `The replay diverged at line ${r.line}: ${r.message}`} Recorded by
-            Gatehouse {r.journal.header.app}, started {time.dateTime(r.journal.header.startedAt, true)}.
-            {r.warnings.map((w) => (
-              <div key={w} className={Classes.TEXT_MUTED}>
-                {w}
+            {r.ok
+              ? tx('Replayed {n} steps: every state matches the journal.', { n: r.steps.length })
+              : tx('The replay diverged at line {line}: {problem}', { line: r.line, problem: say(r.said) })}{' '}
+            {tx('Recorded by Gatehouse {app}, started {at}.', { app: r.journal.header.app, at: time.dateTime(r.journal.header.startedAt, true) })}
+            {r.warned.map((w) => (
+              <div key={w.message} className={Classes.TEXT_MUTED}>
+                {say(w)}
               </div>
             ))}
           </Callout>
@@ -220,7 +222,7 @@ export function ReplayScreen() {
                   setSelected(0);
                   viewer.send({ type: 'filter.set', actor: e.target.value || null });
                 }}
-                options={[{ value: '', label: 'All machines' }, ...actors.map((a) => ({ value: a, label: a }))]}
+                options={[{ value: '', label: tx('All machines') }, ...actors.map((a) => ({ value: a, label: a }))]}
               />
             </label>
             {timeline.length > 1 && (
