@@ -35,6 +35,10 @@ export type StrikeState = 'locked' | 'unlocked' | 'unlocked-briefly';
 export type ReaderMode = Mode | 'offline';
 
 export type DoorIo = ReturnType<typeof createDoorIo>;
+/** A simulated walk through a granted door: the contact opens this long after the grant (at most half the strike's
+ *  unlock time), and closes this long after (at most half the door's held-open time). */
+const WALK_OPEN_MS = 500;
+const WALK_THROUGH_MS = 2_000;
 /** An input's line as the I/O board reads it: closed or open; shorted, cut or of no known resistance (a fault: tampered
  *  with), which only a supervised line tells apart (OSDP 2.2's ISTATR 2, 3 and 4, edge/osdpIo.ts). */
 export type CircuitReading = 'closed' | 'open' | 'short' | 'cut' | 'fault';
@@ -298,6 +302,36 @@ export function createDoorIo(opts: {
     return out;
   }
 
+  /** the timers of simulated walks through doors (stopped with the rest) */
+  const walks = new Set<ReturnType<typeof setTimeout>>();
+  const later = (ms: number, fn: () => void) => {
+    const t = setTimeout(() => {
+      walks.delete(t);
+      fn();
+    }, ms);
+    t.unref?.();
+    walks.add(t);
+  };
+
+  /**
+   * A simulated person walking through a door just granted (the demo's simulated readers, `--readers`): its contact
+   * opens while the strike is released and closes again, as at a real door, so the door's state moves, and no alarm
+   * comes of it: opened only while the strike is still released (else the person did not go: a door opened locked is
+   * forced open), closed within half the door's held-open time. A contact wired to a board is the board's to report.
+   */
+  function walkThrough(doorId: number): boolean {
+    const door = doorOf(doorId);
+    const contact = door?.inputs.find((i) => i.kind === 'door-contact' && !i.at);
+    if (!door || !contact || contacts.get(doorId)?.open) return false;
+    const unlockMs = door.strike?.unlockMs ?? momentaryMs;
+    later(Math.min(WALK_OPEN_MS, unlockMs / 2), () => {
+      if (state(doorId) === 'locked' || contacts.get(doorId)?.open) return;
+      input(contact.id, true);
+      later(Math.min(WALK_THROUGH_MS, (doorOf(doorId) ?? door).heldOpenMs / 2), () => input(contact.id, false));
+    });
+    return true;
+  }
+
   /** What a reader of the door shows steadily: locked down, a threat level in force, offline, unlocked, or normal. */
   function modeOf(doorId: number): ReaderMode {
     const door = doorOf(doorId);
@@ -328,9 +362,12 @@ export function createDoorIo(opts: {
     /** whether the door's contact is open now */
     isOpen: (doorId: number) => contacts.get(doorId)?.open ?? false,
     modeOf,
+    walkThrough,
     stop() {
       for (const s of strikes.values()) if (s.relock) clearTimeout(s.relock);
       for (const c of contacts.values()) if (c.held) clearTimeout(c.held);
+      for (const t of walks) clearTimeout(t);
+      walks.clear();
     },
   };
 }

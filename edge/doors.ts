@@ -188,7 +188,11 @@ function denied(reason: Decision['reason'], check: Decision['steps'][number]['ch
 }
 
 /** Simulated readers: now and then one of the snapshot's readers is presented a card (mostly known ones). */
-export function simulateReaders(doors: Doors, store: SnapshotStore, opts: { everyMs?: number; random?: () => number; log?: (m: string) => void } = {}) {
+export function simulateReaders(
+  doors: Doors,
+  store: SnapshotStore,
+  opts: { everyMs?: number; random?: () => number; log?: (m: string) => void; walkThrough?: (doorId: number) => void } = {},
+) {
   const random = opts.random ?? Math.random;
   const every = opts.everyMs ?? 3000;
   const pick = <T>(l: readonly T[]) => l[Math.floor(random() * l.length)];
@@ -198,6 +202,8 @@ export function simulateReaders(doors: Doors, store: SnapshotStore, opts: { ever
     const reader = pick(s.readers);
     const card = s.credentials.length && random() < 0.8 ? pick(s.credentials).number : `9${Math.floor(random() * 1e8)}`;
     const out = doors.swipe({ doorId: reader.doorId, side: reader.direction, card });
+    // a person let in walks through: the door's contact opens and closes (edge/doorIo.ts walkThrough)
+    if (out.decision.granted) opts.walkThrough?.(reader.doorId);
     opts.log?.(
       `${reader.name}: card ${card} ${out.decision.granted ? 'granted' : `denied (${out.decision.reason})`}${out.mode === 'online' ? '' : ` [${out.mode}]`}`,
     );

@@ -96,7 +96,7 @@ export function startEdge(opts: EdgeOptions) {
       doorBoards?.strikeMoved(doorId);
     },
   });
-  const readers = opts.readers ? simulateReaders(doors, store, { everyMs: opts.readers.everyMs, log }) : null;
+  const readers = opts.readers ? simulateReaders(doors, store, { everyMs: opts.readers.everyMs, log, walkThrough: (doorId) => io.walkThrough(doorId) }) : null;
   const osdp = opts.osdp
     ? attachOsdp(opts.osdp, doors, store, {
         keys: openReaderKeys(opts.dataDir, opts.key),
