@@ -15,7 +15,7 @@ import { useReading } from '../hooks/useReading';
 import { useSystemActor } from '../hooks/useSystemActor';
 import { say, tx, useLocale } from '../i18n';
 import { TableScroll } from '../ui/TableScroll';
-import '../styles/osdp.css';
+import './osdp.css';
 
 export function OsdpFoundReaders() {
   useLocale();

@@ -21,7 +21,7 @@ import { useViewActor } from '../hooks/useViewActor';
 import { say, t, tx, useLocale } from '../i18n';
 import { useTime } from '../ui/time';
 import { OsdpComsetDialog } from './OsdpComsetDialog';
-import '../styles/osdp.css';
+import './osdp.css';
 
 const OSDP_NOTICES = { destinations: [DESTINATIONS.osdpReaders] };
 const pushedFor = (body: unknown, controllerId: number | null) => OsdpReadersNotice.is(body) && body.controllerId === controllerId;

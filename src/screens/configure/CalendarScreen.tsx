@@ -19,6 +19,7 @@ import { catKey, resourceBase } from '../../i18n/catalogue';
 import { firstDayOfWeek } from '../../i18n/week';
 import { PageHeader } from '../../ui/PageHeader';
 import { useTime } from '../../ui/time';
+import './calendar.css';
 
 type SpecialDate = SpecialDateRow;
 const KIND_INTENT: Record<string, Intent> = { holiday: 'danger', 'half-day': 'warning', closure: 'none' };

@@ -15,6 +15,7 @@ import { useSystemActor } from '../../hooks/useSystemActor';
 import { routeDescription, routeTitle, tx, useLocale } from '../../i18n';
 import { PageHeader } from '../../ui/PageHeader';
 import { useTime } from '../../ui/time';
+import './controllerHub.css';
 
 export function ControllerHubScreen() {
   const { route } = useRouteInfo();

@@ -18,6 +18,7 @@ import { routeDescription, routeTitle, say, tx, useLocale } from '../../i18n';
 import { notify } from '../../hooks/console';
 import { PageHeader } from '../../ui/PageHeader';
 import { divisionTree, flatten, type DivisionNode } from '../../resources/divisionTree';
+import './divisions.css';
 
 type Row = { id: number; name: string; parentId: number | null };
 

@@ -28,6 +28,7 @@ import { labelled, violationText } from '../../i18n/violations';
 import { notify } from '../../hooks/console';
 import { PageHeader } from '../../ui/PageHeader';
 import { useTime } from '../../ui/time';
+import './doorQr.css';
 
 export function DoorQrScreen() {
   const clientId = useSelector(useSystemActor('session'), selectClientId);

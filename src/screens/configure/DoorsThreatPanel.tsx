@@ -22,6 +22,7 @@ import { useViewActor } from '../../hooks/useViewActor';
 import { say, tx } from '../../i18n';
 import { useTime } from '../../ui/time';
 import { ThreatConfirm, ThreatMinutes, intentOf, minutesAreBad, modeText, useThreatAnswers } from './threatParts';
+import './threatPanel.css';
 
 export function DoorsThreatPanel() {
   const time = useTime();

@@ -3,7 +3,7 @@
 // their notes), doors not in their normal mode, the threat level, hardware offline, visitors on site and notable
 // denials, every time in the user's zone. Until someone acknowledges it, a holder of 0.2.6.1 acknowledges it here with
 // an optional note for the next shift (counter, limit from the contract; the `handoverCommands` actor sends it and a
-// toast says what happened). Print uses window.print with the print stylesheet of src/styles/handover.css.
+// toast says what happened). Print uses window.print with the print stylesheet of ./handover.css.
 import { useState, type ReactNode } from 'react';
 import { Button, Callout, Card, FormGroup, HTMLTable, Icon, Tag, TextArea } from '@blueprintjs/core';
 import { useSelector } from '@xstate/react';
@@ -17,7 +17,7 @@ import { useReading } from '../../hooks/useReading';
 import { useSystemActor } from '../../hooks/useSystemActor';
 import { tx, useLocale } from '../../i18n';
 import { useTime } from '../../ui/time';
-import '../../styles/handover.css';
+import './handover.css';
 
 /** A door's state in words (contract/doors.ts statuses, door modes, an override's mode). */
 function stateLabel(state: string): string {

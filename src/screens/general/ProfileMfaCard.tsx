@@ -12,6 +12,7 @@ import { sayViolation } from '../../resources/formMessages';
 import type { MfaChange, MfaChangeValues } from '../../../contract';
 import { say, tx, useLocale } from '../../i18n';
 import { labelled } from '../../i18n/violations';
+import './profileMfa.css';
 
 /** The change the dialog is making: its title, what it does, its button. */
 interface Doing {

@@ -28,6 +28,7 @@ import { violationText } from '../../i18n/violations';
 import { identities } from '../../resources';
 import { notify } from '../../hooks/console';
 import { PageHeader } from '../../ui/PageHeader';
+import './batchUpload.css';
 
 /** A field the server named (`lastName`, `credentials.0.number`, `udf.shift`) as the identity form labels it. */
 function fieldLabel(field: string, loc: Locale): string {

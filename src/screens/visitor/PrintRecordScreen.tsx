@@ -8,6 +8,7 @@ import { useReading } from '../../hooks/useReading';
 import { say, tx, useLocale } from '../../i18n';
 import { purposeLabel } from '../../resources/visitors';
 import { showDate, useTime } from '../../ui/time';
+import './printRecord.css';
 
 export function PrintRecordScreen() {
   useLocale();
