@@ -1,23 +1,19 @@
 // §9: the API queue runs one request at a time; auto-loading walks every page of PAGE_SIZE through it.
-import { Subject, concatMap, from } from 'rxjs';
+// (A chain of promises: each job starts when the one before it settled, whatever its outcome. Issue 48: it was an
+// rxjs Subject with concatMap, the only use of rxjs's operators in the console's start.)
 import { PAGE_SIZE, type PageOf } from '../../contract';
-
-interface Job {
-  run: () => Promise<unknown>;
-  resolve: (v: unknown) => void;
-  reject: (e: unknown) => void;
-}
 
 export interface RequestQueue {
   enqueue<T>(run: () => Promise<T>): Promise<T>;
 }
 
 export function createQueue(): RequestQueue {
-  const jobs = new Subject<Job>();
-  jobs.pipe(concatMap((job) => from(Promise.resolve().then(job.run).then(job.resolve, job.reject)))).subscribe();
+  let last: Promise<unknown> = Promise.resolve();
   return {
     enqueue<T>(run: () => Promise<T>): Promise<T> {
-      return new Promise<T>((resolve, reject) => jobs.next({ run, resolve: resolve as (v: unknown) => void, reject }));
+      const job = last.then(run);
+      last = job.catch(() => undefined);
+      return job;
     },
   };
 }

@@ -21,7 +21,7 @@ import type { VisitedView } from '../../machines/tabs';
 import type { ProcessRequest } from '../../machines/alarms';
 import type { ForwardRequest, ShelveRequest } from '../../machines/alarms.management';
 import type { LookupInput, SearchInput } from '../../machines/options';
-import { createJournal, type Journal } from '../../machines/journal';
+import { createJournal, type Journal } from '../../machines/journal.recorder';
 import { createGatehouseSystem, getSystemActor, type GatehouseImpl, type GatehouseSystem, type SystemActorId, type SystemActors } from '../../machines/system';
 import { configureApi, endSessionReads } from '../api/client';
 import * as endpoints from '../api/endpoints';
