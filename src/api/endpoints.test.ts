@@ -1,5 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { api, type Adapter } from './client';
+import type { AxiosAdapter } from 'axios';
+import { api } from './client';
 import { listIdentities, listQuery, me } from './endpoints';
 import { ApiError } from './errors';
 
@@ -8,7 +9,7 @@ afterEach(() => {
   api.defaults.adapter = original;
 });
 const respond =
-  (data: unknown, seen: any[] = []): Adapter =>
+  (data: unknown, seen: any[] = []): AxiosAdapter =>
   async (config) => {
     seen.push(config);
     return { data, status: 200, statusText: 'OK', headers: {}, config };

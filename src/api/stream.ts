@@ -2,7 +2,7 @@
 // mode, src/api/client.ts) whose body is `event:`/`data:` lines. Each event goes to a callback as it arrives;
 // the stream is finished by an `end` event. A lost connection, a stream cut before its end or a 5xx is retried
 // (§9: 1000 ms apart, 5 retries after the first try); when the retries run out, or the server refuses (4xx),
-// one `error` event is dispatched (§8) and the failure goes through the same error chain as the REST client's calls.
+// one `error` event is dispatched (§8) and the failure goes through the same error chain as axios calls.
 // Also here: the event-history export over that helper, which resumes after a retry where it stopped.
 import { API, STREAM_RETRIES, STREAM_RETRY_MS } from '../../contract';
 import { apiDeps, readMayLeave, refusedToken, requestHeaders, withSessionReads, type ApiDeps } from './client';
@@ -73,7 +73,7 @@ export interface StreamOptions {
   signal?: AbortSignal;
   /** Origin to prefix the path with (the console is same-origin: empty). */
   baseUrl?: string;
-  /** Token, tenant and error reporting; by default the ones configured for the REST client (./client.ts). */
+  /** Token, tenant and error reporting; by default the ones configured for the axios client. */
   deps?: Pick<ApiDeps, 'getToken' | 'getClientId' | 'loginMode'> & Partial<Pick<ApiDeps, 'report' | 'settled'>>;
 }
 
@@ -158,7 +158,7 @@ export async function streamGet(path: string | (() => string), options: StreamOp
           /* not JSON */
         }
         error = new ApiError({ status: res.status, message: errorMessage(body, res.statusText), violations: violationsIn(body), path: url, body });
-        // refused for a token the console has since replaced: the rule of the REST client (refusedToken): asked again
+        // refused for a token the console has since replaced: the rule of the axios client (refusedToken): asked again
         // at once with the current token under the same client; after a switch to another client the old client's
         // stream is not read from the new one
         const verdict = await refusedToken(deps, { authorization: headers.Authorization, client, retried: swapped }, error);

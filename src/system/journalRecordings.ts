@@ -12,6 +12,6 @@ export async function listRecordings(page = 0, size = 50): Promise<{ items: Reco
 
 /** The recording as NDJSON text, for the replay viewer (which validates it line by line like any loaded file). */
 export async function openRecording(id: number): Promise<string> {
-  const r = await api.get(`${API.sessionJournals}/${id}`, { responseType: 'text' });
+  const r = await api.get(`${API.sessionJournals}/${id}`, { responseType: 'text', transformResponse: (x) => x });
   return String(r.data);
 }
