@@ -24,10 +24,10 @@ import {
   type Struct,
 } from 'superstruct';
 import { DECISION_REASONS, type DecisionStep } from './decision';
-import { SentenceKey, SentenceValues } from './messages';
+import { SENTENCE_KEY, SentenceKey, SentenceValues } from './messages';
 import { DOOR_COMMANDS } from './monitor';
-import { idInt, requiredText, safeText } from './primitives';
-import { quickCheck, registerObject } from './quickCheck';
+import { INT32_MAX, idInt, requiredText, safeText, textProblem } from './primitives';
+import { registerObject } from './quickCheck';
 
 /** Where an edge controller connects (WebSocket upgrade on the server's port). */
 export const EDGE_CONNECT_PATH = '/edge/1.0/connect';
@@ -415,15 +415,26 @@ export const EdgeEventPart = object({
 });
 export type EdgeEventPart = Infer<typeof EdgeEventPart>;
 
+/** SentenceValues (`record(string(), union([string(), number()]))`) as superstruct takes it, as a predicate: every
+ *  enumerable key's value text or a number that is not NaN (a sentence's values, a resync's every message has some). */
+export function sentenceValuesCheck(v: unknown): boolean {
+  if (typeof v !== 'object' || v === null) return false;
+  for (const k in v) {
+    const x = (v as Record<string, unknown>)[k];
+    if (typeof x !== 'string' && (typeof x !== 'number' || Number.isNaN(x))) return false;
+  }
+  return true;
+}
+
 // The edge part's quick check (contract/quickCheck.ts), compiled by hand: a resync sends 100,000 of them, and the
 // generic walk asked superstruct a generator per key and per refinement (29 µs a message with a decided swipe, against
 // 1 µs for the device message's other keys). The keys, the arrays, the integers and booleans are checked here, the
-// text, id and enum leaves through their own quick check; anything else answers false (superstruct then gives the
+// text, id and enum leaves and a step's sentence by the same predicates their structs use (textProblem, the enum's
+// values, SENTENCE_KEY; a leaf's generic quick check asked its coercer and refiner each time); anything else answers false (superstruct then gives the
 // verdict). Held against superstruct by quickCheck.test.ts, as every schema of the contract is: a change of the schema
 // above that this does not follow fails it.
 registerObject(EdgeEventPart.schema, () => {
   type Check = (v: unknown) => boolean;
-  type Schema = Record<string, Struct<any, any>>;
   const intFrom =
     (least: number, optional = false): Check =>
     (v) =>
@@ -440,14 +451,22 @@ registerObject(EdgeEventPart.schema, () => {
       return true;
     };
   };
-  const decidedSchema = (EdgeEventPart.schema as unknown as Schema).decided.schema as Schema;
-  const stepSchema = EdgeDecisionStep.schema as unknown as Schema;
+  // the leaves by the primitives' own predicates (a leaf's generic check asks its coercer and refiner each time)
+  const text =
+    (max: number): Check =>
+    (v) =>
+      typeof v === 'string' && textProblem(v, max) === undefined;
+  const oneOf = (values: readonly unknown[]): Check => {
+    const set = new Set(values);
+    return (v) => set.has(v);
+  };
+  const rowId: Check = (v) => typeof v === 'number' && Number.isInteger(v) && v >= 1 && v <= INT32_MAX;
   const step = objectOf({
-    check: quickCheck(stepSchema.check),
+    check: oneOf(DECISION_CHECKS),
     ok: bool,
-    detail: quickCheck(stepSchema.detail),
-    code: quickCheck(stepSchema.code),
-    values: quickCheck(stepSchema.values),
+    detail: text(300),
+    code: (v) => v === undefined || (typeof v === 'string' && SENTENCE_KEY.test(v)),
+    values: (v) => v === undefined || sentenceValuesCheck(v),
   });
   const steps: Check = (v) => {
     if (v === undefined) return true;
@@ -456,12 +475,12 @@ registerObject(EdgeEventPart.schema, () => {
     return true;
   };
   const decided = objectOf({
-    identityId: quickCheck(decidedSchema.identityId),
-    decision: quickCheck(decidedSchema.decision),
-    reason: quickCheck(decidedSchema.reason),
-    card: quickCheck(decidedSchema.card),
-    doorId: quickCheck(decidedSchema.doorId),
-    side: quickCheck(decidedSchema.side),
+    identityId: (v) => v === null || rowId(v),
+    decision: oneOf(['granted', 'denied']),
+    reason: oneOf(DECISION_REASONS),
+    card: text(64),
+    doorId: rowId,
+    side: oneOf(['entry', 'exit']),
     steps,
     snapshotBuiltAt: intFrom(0, true),
   });

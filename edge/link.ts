@@ -286,24 +286,23 @@ export function createLink(opts: LinkOptions) {
     if (codes !== alarmCodesOf.list) alarmCodesOf = { list: codes, set: new Set(codes ?? DEFAULT_ALARM_CODES) };
     const cleared = offlineClears.read(journal.pending(Infinity, offlineRead), alarmCodesOf.set, batch, journal.lastDelivered + 1);
     offlineRead = Math.max(offlineRead, journal.lastSeq);
-    const events: DeviceEvent[] = batch.map((e) => ({
-      controllerId: controller,
-      eventCode: e.eventCode as DeviceEvent['eventCode'],
-      sourceId: e.sourceId,
-      sourceName: e.sourceName,
-      ...(e.pointId ? { pointId: e.pointId } : {}),
-      ...(e.pointName !== undefined ? { pointName: e.pointName } : {}),
-      message: e.message,
-      ...(e.messageCode ? { messageCode: e.messageCode, messageValues: e.messageValues ?? {} } : {}),
-      edge: {
-        seq: e.seq,
-        occurredAt: e.at,
-        offline: e.offline,
-        snapshotVersion: e.snapshotVersion,
-        ...(cleared.has(e.seq) ? { clearedAt: cleared.get(e.seq) } : {}),
-        ...(e.decided ? { decided: e.decided } : {}),
-      },
-    }));
+    // a point that is its source (a swipe's reader) is not said twice: the server takes the source for it
+    const events: DeviceEvent[] = batch.map((e) => {
+      const edge: NonNullable<DeviceEvent['edge']> = { seq: e.seq, occurredAt: e.at, offline: e.offline, snapshotVersion: e.snapshotVersion };
+      const clearedAt = cleared.get(e.seq);
+      if (clearedAt !== undefined) edge.clearedAt = clearedAt;
+      if (e.decided) edge.decided = e.decided;
+      const out: DeviceEvent = { controllerId: controller, eventCode: e.eventCode as DeviceEvent['eventCode'], sourceId: e.sourceId, sourceName: e.sourceName };
+      if (e.pointId && e.pointId !== e.sourceId) out.pointId = e.pointId;
+      if (e.pointName !== undefined && e.pointName !== e.sourceName) out.pointName = e.pointName;
+      out.message = e.message;
+      if (e.messageCode) {
+        out.messageCode = e.messageCode;
+        out.messageValues = e.messageValues ?? {};
+      }
+      out.edge = edge;
+      return out;
+    });
     let res: Response;
     try {
       res = await fetch(http + API.deviceEvents, {

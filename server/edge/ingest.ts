@@ -20,6 +20,8 @@ import {
   ownIdentityIds,
 } from '../db/queries/edgeIngest';
 import type { EventInput, Publish } from '../monitor/pipeline';
+// the device message's hand-compiled quick check (a resync's 100,000 messages: the generic walk cost ~6 µs each)
+import '../../contract/edgeDevice';
 
 type Rejected = DeviceBatchResult['rejected'];
 
@@ -56,6 +58,19 @@ export interface EdgeAdmission {
 }
 
 export type EdgeIngest = ReturnType<typeof createEdgeIngest>;
+
+/** ms since the epoch as ISO text, the last one converted kept (no Date and string made again for the same moment). */
+function isoCache(): (at: number) => string {
+  let ms = NaN;
+  let text = '';
+  return (at) => {
+    if (at !== ms) {
+      ms = at;
+      text = new Date(at).toISOString();
+    }
+    return text;
+  };
+}
 
 export function createEdgeIngest(db: Db, publish?: Publish) {
   /** controller id → the last sequence number stored (read once, then kept) */
@@ -311,15 +326,20 @@ export function createEdgeIngest(db: Db, publish?: Publish) {
     }
   }
 
+  // when as ISO text, the last one kept (a resync's swipes share their snapshot's build time)
+  const isoOf = isoCache();
+  const builtIsoOf = isoCache();
+
   /** The stored event of an edge message: its decided swipe, and when and how it happened (a resync's 100,000: one
    *  object made a message, no copies of copies). */
   function input(e: DeviceEvent, base: EventInput): EventInput {
     const edge = e.edge;
     if (!edge) return base;
     const out: EventInput = Object.assign({}, base);
-    out.edgeSeq = { controllerId: e.controllerId, seq: edge.seq, ...ranges.get(e) };
+    const range = ranges.get(e);
+    out.edgeSeq = range ? { controllerId: e.controllerId, seq: edge.seq, ...range } : { controllerId: e.controllerId, seq: edge.seq };
     if (edge.offline) {
-      const when = new Date(edge.occurredAt).toISOString();
+      const when = isoOf(edge.occurredAt);
       out.message = `${base.message} (offline at ${when})`.slice(0, 500);
       // said by its key with when beside it (src/i18n/index.ts saySentence says `offlineAt` after the sentence)
       if (base.messageCode) out.messageValues = { ...base.messageValues, offlineAt: when };
@@ -330,9 +350,9 @@ export function createEdgeIngest(db: Db, publish?: Publish) {
     if (d) {
       // what "Why?" reads (server/simulator/swipes.ts explain): when it happened is the swipe's `at`, when it reached the
       // server the stored row's own time; the chain as the edge's engine ran it, over that snapshot (built then)
-      const seen: NonNullable<StoredEdgeSwipe> = { seq: edge.seq, offline: edge.offline, snapshotVersion: edge.snapshotVersion };
+      const seen: StoredEdgeSwipe = { seq: edge.seq, offline: edge.offline, snapshotVersion: edge.snapshotVersion };
       if (d.steps) seen.steps = d.steps;
-      if (d.snapshotBuiltAt !== undefined) seen.snapshotBuiltAt = new Date(d.snapshotBuiltAt).toISOString();
+      if (d.snapshotBuiltAt !== undefined) seen.snapshotBuiltAt = builtIsoOf(d.snapshotBuiltAt);
       out.decided = {
         identityId: d.identityId,
         decision: d.decision,
@@ -342,6 +362,5 @@ export function createEdgeIngest(db: Db, publish?: Publish) {
     }
     return out;
   }
-
   return { admit, input, stored };
 }
