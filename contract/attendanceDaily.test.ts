@@ -65,11 +65,17 @@ describe('period problem', () => {
   });
   it('names a day that is no calendar date, the first day first', () => {
     expect(periodProblem('', '2026-11-02')).toMatchObject({ kind: 'not-a-date', field: 'from' });
-    expect(periodProblem('2026-02-30', '2026-03-01')).toEqual({ kind: 'not-a-date', field: 'from', message: 'is not a real calendar date' });
+    expect(periodProblem('2026-02-30', '2026-03-01')).toMatchObject({ kind: 'not-a-date', field: 'from', message: 'is not a real calendar date' });
     expect(periodProblem('2026-11-02', '2026-11-31')).toMatchObject({ kind: 'not-a-date', field: 'to' });
     expect(periodProblem('0002-11-02', '2026-11-03')).toMatchObject({ kind: 'not-a-date', field: 'from' }); // a year half typed
     expect(periodProblem('tomorrow', 'x')).toMatchObject({ kind: 'not-a-date', field: 'from' });
-    expect(periodProblem('2026-11-02', undefined)).toEqual({ kind: 'not-a-date', field: 'to', message: 'must be a date (YYYY-MM-DD)' });
+    expect(periodProblem('2026-11-02', undefined)).toEqual({
+      kind: 'not-a-date',
+      field: 'to',
+      message: 'must be a date (YYYY-MM-DD)',
+      code: 'date.notDate',
+      values: {},
+    });
   });
 });
 

@@ -25,6 +25,36 @@ export const beforeToday = (today: string) => fill('day.beforeToday', 'must not 
 export const beyondToday = (days: number) => fill('day.beyondToday', 'must be within {days} days of today', { days });
 export const beyondFirstDay = (days: number) => fill('day.beyondFirstDay', 'must be within {days} days of the first day', { days });
 export const beforeFirstDay = () => fill('day.beforeFirstDay', 'must not be before the first day', {});
+/** The contract's fixed violations, each a sentence with its key (issue 48): a form and a server refusal carry the key,
+ *  the console says it by the key (src/i18n/violations.ts), never by its English. */
+export const FIXED_SAID = {
+  required: fill('value.required', 'is required', {}),
+  notText: fill('text.notText', 'must be text', {}),
+  controlCharacters: fill('text.controlCharacters', 'must not contain control characters', {}),
+  loneSurrogate: fill('text.loneSurrogate', 'must not contain broken (unpaired surrogate) characters', {}),
+  wrongFormat: fill('text.wrongFormat', 'has the wrong format', {}),
+  notDate: fill('date.notDate', 'must be a date (YYYY-MM-DD)', {}),
+  notRealDate: fill('date.notReal', 'is not a real calendar date', {}),
+  notIsoInstant: fill('dateTime.notIsoInstant', 'must be an ISO 8601 date-time with its zone', {}),
+  notDateTime: fill('dateTime.notDateTime', 'must be a date and time (ISO 8601 with its zone)', {}),
+  notWhole: fill('number.notWhole', 'must be a whole number', {}),
+  notPositiveWhole: fill('number.notPositiveWhole', 'must be a positive whole number', {}),
+  notNumber: fill('number.notNumber', 'must be a number', {}),
+  notEpochMs: fill('epoch.notTime', 'must be a time in milliseconds since 1970', {}),
+  before1970: fill('epoch.before1970', 'must not be before 1970', {}),
+  tooFarAhead: fill('epoch.tooFarAhead', 'is too far in the future', {}),
+  notPlainData: fill('data.notPlain', 'must be plain data (text, numbers, yes/no, lists and objects)', {}),
+  notTimeZone: fill('timeZone.notZone', 'must be a time zone', {}),
+  unknownTimeZone: fill('timeZone.unknown', 'is not a known time zone (for example Europe/London)', {}),
+  notFile: fill('file.notFile', 'must be a file', {}),
+  notDataUrlFile: fill('file.notDataUrl', 'must be a file chosen here (a data: URL, not a link)', {}),
+  emptyFile: fill('file.empty', 'must not be empty', {}),
+  cutImage: fill('image.cut', 'must be a whole image: the file is cut short or damaged', {}),
+  notImageContent: fill('image.notImageContent', 'must be a PNG, JPEG, WebP or GIF image (its content is not one)', {}),
+  notImage: fill('image.notImage', 'must be an image', {}),
+  notDataUrlImage: fill('image.notDataUrl', 'must be a PNG, JPEG, WebP or GIF image (a data: URL, not a link)', {}),
+  notList: fill('list.notList', 'must be a list', {}),
+};
 
 export const INT32_MIN = -2147483648;
 export const INT32_MAX = 2147483647;
@@ -34,7 +64,7 @@ export interface TextOptions {
   min?: number;
   /** A format the text must match; `patternMessage` says what it means. */
   pattern?: RegExp;
-  patternMessage?: string;
+  patternMessage?: Problem;
   /** Trim surrounding white space before checking and storing. */
   trim?: boolean;
 }
@@ -46,14 +76,14 @@ const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[
 
 /** Why `value` is not acceptable text, or undefined when it is. */
 export function textProblem(value: unknown, max: number, opts: TextOptions = {}): Problem | undefined {
-  if (typeof value !== 'string') return 'must be text';
+  if (typeof value !== 'string') return FIXED_SAID.notText;
   if (value.length > max) return tooLongText(max);
   if (opts.min !== undefined && value.length < opts.min) {
-    return opts.min === 1 ? 'is required' : tooShortText(opts.min);
+    return opts.min === 1 ? FIXED_SAID.required : tooShortText(opts.min);
   }
-  if (CONTROL.test(value)) return 'must not contain control characters';
-  if (LONE_SURROGATE.test(value)) return 'must not contain broken (unpaired surrogate) characters';
-  if (opts.pattern && !opts.pattern.test(value)) return opts.patternMessage ?? 'has the wrong format';
+  if (CONTROL.test(value)) return FIXED_SAID.controlCharacters;
+  if (LONE_SURROGATE.test(value)) return FIXED_SAID.loneSurrogate;
+  if (opts.pattern && !opts.pattern.test(value)) return opts.patternMessage ?? FIXED_SAID.wrongFormat;
   return undefined;
 }
 
@@ -87,7 +117,7 @@ export function safeText(max: number, opts: TextOptions = {}): Struct<string, Te
 /** safeText that must not be blank (white space alone is blank). */
 export function requiredText(max: number, opts: TextOptions = {}): Struct<string, TextBounds> {
   const struct = bounded<string, TextBounds>('requiredText', { max, min: Math.max(1, opts.min ?? 1) }, (v) => {
-    if (typeof v === 'string' && v.trim().length === 0) return 'is required';
+    if (typeof v === 'string' && v.trim().length === 0) return FIXED_SAID.required;
     return textProblem(v, max, opts);
   });
   return withTrim(struct, opts.trim);
@@ -99,11 +129,11 @@ export const MAX_YEAR = 2999;
 
 /** Why `value` is not a calendar date 'YYYY-MM-DD' between 1900 and 2999, or undefined when it is. */
 export function dateProblem(value: unknown): Problem | undefined {
-  if (typeof value !== 'string') return 'must be a date (YYYY-MM-DD)';
+  if (typeof value !== 'string') return FIXED_SAID.notDate;
   const m = DATE.exec(value);
-  if (!m) return 'must be a date (YYYY-MM-DD)';
+  if (!m) return FIXED_SAID.notDate;
   const [y, mo, d] = [Number(m[1]), Number(m[2]), Number(m[3])];
-  if (mo < 1 || mo > 12 || d < 1 || d > daysInMonth(y, mo)) return 'is not a real calendar date';
+  if (mo < 1 || mo > 12 || d < 1 || d > daysInMonth(y, mo)) return FIXED_SAID.notRealDate;
   if (y < MIN_YEAR || y > MAX_YEAR) return yearOutside(MIN_YEAR, MAX_YEAR);
   return undefined;
 }
@@ -126,7 +156,7 @@ export function isoInstant(): Struct<string, null> {
         v.length <= 40 &&
         /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}:?\d{2})$/.test(v) &&
         !Number.isNaN(Date.parse(v))) ||
-      'must be an ISO 8601 date-time with its zone',
+      FIXED_SAID.notIsoInstant,
   );
 }
 
@@ -140,7 +170,7 @@ export function dateTimeInstant(): Struct<string, null> {
       !/^\d{4}-\d{2}-\d{2}T([01]\d|2[0-3]):[0-5]\d(:[0-5]\d(\.\d{1,9})?)?(Z|[+-]\d{2}:?\d{2})$/.test(v) ||
       Number.isNaN(Date.parse(v))
     ) {
-      return 'must be a date and time (ISO 8601 with its zone)';
+      return FIXED_SAID.notDateTime;
     }
     return dateProblem(v.slice(0, 10)) ?? true;
   });
@@ -149,8 +179,8 @@ export function dateTimeInstant(): Struct<string, null> {
 /** A whole number that fits a PostgreSQL integer column, within [min, max]. */
 export function int32(min = INT32_MIN, max = INT32_MAX): Struct<number, NumberBounds> {
   return bounded<number, NumberBounds>('int32', { min, max }, (v) => {
-    if (typeof v !== 'number' || !Number.isInteger(v)) return 'must be a whole number';
-    if (v < min) return min === 1 ? 'must be a positive whole number' : tooSmall(min);
+    if (typeof v !== 'number' || !Number.isInteger(v)) return FIXED_SAID.notWhole;
+    if (v < min) return min === 1 ? FIXED_SAID.notPositiveWhole : tooSmall(min);
     if (v > max) return tooLarge(max);
     return undefined;
   });
@@ -161,7 +191,7 @@ export const idInt = (): Struct<number, NumberBounds> => int32(1);
 /** A finite number within [min, max] (NaN, Infinity and 1e308 refused). */
 export function boundedNumber(min: number, max: number): Struct<number, NumberBounds> {
   return bounded<number, NumberBounds>('boundedNumber', { min, max }, (v) => {
-    if (typeof v !== 'number' || !Number.isFinite(v)) return 'must be a number';
+    if (typeof v !== 'number' || !Number.isFinite(v)) return FIXED_SAID.notNumber;
     if (v < min) return tooSmall(min);
     if (v > max) return tooLarge(max);
     return undefined;
@@ -171,8 +201,8 @@ export function boundedNumber(min: number, max: number): Struct<number, NumberBo
 /** A whole number JavaScript holds exactly (±2^53−1), within [min, max]: 2^53+1 and 1e308 refused. */
 export function safeInteger(min = -Number.MAX_SAFE_INTEGER, max = Number.MAX_SAFE_INTEGER): Struct<number, NumberBounds> {
   return bounded<number, NumberBounds>('safeInteger', { min, max }, (v) => {
-    if (typeof v !== 'number' || !Number.isSafeInteger(v)) return 'must be a whole number';
-    if (v < min) return min === 1 ? 'must be a positive whole number' : tooSmall(min);
+    if (typeof v !== 'number' || !Number.isSafeInteger(v)) return FIXED_SAID.notWhole;
+    if (v < min) return min === 1 ? FIXED_SAID.notPositiveWhole : tooSmall(min);
     if (v > max) return tooLarge(max);
     return undefined;
   });
@@ -183,9 +213,9 @@ export const EPOCH_MS_MAX = 8.64e15;
 /** A moment as milliseconds since 1970 (a journal's clock): finite, 0..EPOCH_MS_MAX; 1e308, -1 and NaN refused. */
 export function epochMs(): Struct<number, NumberBounds> {
   return bounded<number, NumberBounds>('epochMs', { min: 0, max: EPOCH_MS_MAX }, (v) => {
-    if (typeof v !== 'number' || !Number.isFinite(v)) return 'must be a time in milliseconds since 1970';
-    if (v < 0) return 'must not be before 1970';
-    if (v > EPOCH_MS_MAX) return 'is too far in the future';
+    if (typeof v !== 'number' || !Number.isFinite(v)) return FIXED_SAID.notEpochMs;
+    if (v < 0) return FIXED_SAID.before1970;
+    if (v > EPOCH_MS_MAX) return FIXED_SAID.tooFarAhead;
     return undefined;
   });
 }
@@ -212,9 +242,9 @@ function jsonLeafProblem(v: unknown, maxChars: number): Problem | undefined {
   if (typeof v === 'number') {
     return Number.isFinite(v) && Math.abs(v) <= Number.MAX_SAFE_INTEGER
       ? undefined
-      : `must be a number between -${Number.MAX_SAFE_INTEGER} and ${Number.MAX_SAFE_INTEGER}`;
+      : fill('number.outsideSafe', 'must be a number between {min} and {max}', { min: -Number.MAX_SAFE_INTEGER, max: Number.MAX_SAFE_INTEGER });
   }
-  return 'must be plain data (text, numbers, yes/no, lists and objects)';
+  return FIXED_SAID.notPlainData;
 }
 function jsonLength(v: unknown): number | undefined {
   try {
@@ -248,14 +278,14 @@ export function boundedJson(maxChars: number, maxDepth = JSON_VALUE_MAX_DEPTH): 
       type: 'boundedJson',
       schema: bounds,
       validator: (v) => {
-        if (depth === 0 && !fits(v)) return `must be at most ${maxChars} characters of data`;
+        if (depth === 0 && !fits(v)) return fill('data.tooLarge', 'must be at most {max} characters of data', { max: maxChars });
         if (Array.isArray(v) || isPlainObject(v)) {
-          if (depth >= maxDepth) return `is nested too deeply (at most ${maxDepth} levels)`;
+          if (depth >= maxDepth) return fill('data.tooDeep', 'is nested too deeply (at most {max} levels)', { max: maxDepth });
           if (Array.isArray(v)) return true;
           // named at the object (the key itself may be what cannot be shown)
           for (const k of Object.keys(v)) {
             const problem = textProblem(k, maxChars);
-            if (problem) return `has a key that ${problemText(problem)}`;
+            if (problem) return fill('data.badKey', 'has a key that {problem}', { problem: problemText(problem) });
           }
           return true;
         }
@@ -321,8 +351,8 @@ export function isIanaZone(value: string): boolean {
 /** A real IANA time zone name ('Europe/London', 'UTC'); 'Mars/Phobos' refused. */
 export function ianaZone(): Struct<string, null> {
   return define<string>('ianaZone', (v) => {
-    if (typeof v !== 'string' || v.length === 0) return 'must be a time zone';
-    return isIanaZone(v) || 'is not a known time zone (for example Europe/London)';
+    if (typeof v !== 'string' || v.length === 0) return FIXED_SAID.notTimeZone;
+    return isIanaZone(v) || FIXED_SAID.unknownTimeZone;
   });
 }
 
@@ -342,13 +372,13 @@ export function fileDataUrl(maxBytes: number): Struct<string, null> {
   const maxChars = 100 + Math.ceil(maxBytes / 3) * 4;
   const limit = maxBytes >= 1 << 20 ? `${+(maxBytes / (1 << 20)).toFixed(1)} MB` : `${Math.round(maxBytes / 1024)} KB`;
   return define<string>('fileDataUrl', (v) => {
-    if (typeof v !== 'string' || v === '') return 'must be a file';
-    if (v.length > maxChars) return `must be a file of at most ${limit}`;
+    if (typeof v !== 'string' || v === '') return FIXED_SAID.notFile;
+    if (v.length > maxChars) return fill('file.tooLarge', 'must be a file of at most {size}', { size: limit });
     const m = FILE_DATA_URL.exec(v);
-    if (!m || m[2].length % 4 !== 0) return 'must be a file chosen here (a data: URL, not a link)';
+    if (!m || m[2].length % 4 !== 0) return FIXED_SAID.notDataUrlFile;
     const bytes = base64Bytes(m[2]);
-    if (bytes < 1) return 'must not be empty';
-    if (bytes > maxBytes) return `must be a file of at most ${limit}`;
+    if (bytes < 1) return FIXED_SAID.emptyFile;
+    if (bytes > maxBytes) return fill('file.tooLarge', 'must be a file of at most {size}', { size: limit });
     return true;
   });
 }
@@ -398,12 +428,12 @@ function pngChunksWhole(base64: string): boolean {
  * bytes: JPEG's SOI and EOI markers (a few bytes of padding after EOI allowed), GIF's header and trailer, WebP's RIFF
  * length.
  */
-function wholeImage(base64: string): true | string {
+function wholeImage(base64: string): true | Problem {
   const bytes = base64Bytes(base64);
   const head = base64Slice(base64, 0, 16); // 12 bytes
   const tailFrom = Math.max(0, base64.length - 64);
   const tail = base64Slice(base64, tailFrom, base64.length); // up to 48 bytes, the last ones
-  const cut = 'must be a whole image: the file is cut short or damaged';
+  const cut = FIXED_SAID.cutImage;
   if (startsWith(head, [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]))
     return startsWith(tail, [...ascii('IEND'), 0xae, 0x42, 0x60, 0x82], tail.length - 8) && pngChunksWhole(base64) ? true : cut;
   if (startsWith(head, [0xff, 0xd8, 0xff])) {
@@ -415,7 +445,7 @@ function wholeImage(base64: string): true | string {
     const riff = (head[4] | (head[5] << 8) | (head[6] << 16) | (head[7] << 24)) >>> 0;
     return riff + 8 === bytes ? true : cut;
   }
-  return 'must be a PNG, JPEG, WebP or GIF image (its content is not one)';
+  return FIXED_SAID.notImageContent;
 }
 
 /** An image as a data: URL (PNG, JPEG, WebP or GIF, base64) of at most `maxBytes` decoded; no remote URLs. */
@@ -423,10 +453,10 @@ export function imageDataUrl(maxBytes: number): Struct<string, null> {
   const maxChars = PREFIX_MAX + Math.ceil(maxBytes / 3) * 4;
   const limit = maxBytes >= 1 << 20 ? `${+(maxBytes / (1 << 20)).toFixed(1)} MB` : maxBytes >= 1024 ? `${Math.round(maxBytes / 1024)} KB` : `${maxBytes} bytes`;
   return define<string>('imageDataUrl', (v) => {
-    if (typeof v !== 'string') return 'must be an image';
+    if (typeof v !== 'string') return FIXED_SAID.notImage;
     if (v.length > maxChars) return imageTooLarge(limit);
     const m = DATA_URL.exec(v);
-    if (!m || m[2].length % 4 !== 0) return 'must be a PNG, JPEG, WebP or GIF image (a data: URL, not a link)';
+    if (!m || m[2].length % 4 !== 0) return FIXED_SAID.notDataUrlImage;
     if (base64Bytes(m[2]) > maxBytes) return imageTooLarge(limit);
     return wholeImage(m[2]);
   });
@@ -448,7 +478,7 @@ export function boundedList<T, S>(element: Struct<T, S>, max: number): Struct<T[
     },
     coercer: (value) => (Array.isArray(value) ? value.slice() : value),
     validator: (value) => {
-      if (!Array.isArray(value)) return 'must be a list';
+      if (!Array.isArray(value)) return FIXED_SAID.notList;
       return value.length <= max || tooManyItems(max);
     },
   });
@@ -462,7 +492,7 @@ export function emailAddress(max = 254): Struct<string, null> {
   return define<string>('emailAddress', (v) => {
     const problem = textProblem(v, max, { min: 3 });
     if (problem) return problem;
-    return EMAIL.test(v as string) || 'has the wrong format'; // §5's message for a malformed address
+    return EMAIL.test(v as string) || FIXED_SAID.wrongFormat; // §5's message for a malformed address
   });
 }
 

@@ -21,7 +21,8 @@ import {
   assert as ssAssert,
 } from 'superstruct';
 import { DISPLAY_LOCALES } from './format';
-import { boundedJson, boundedList, emailAddress, idInt, isIanaZone, int32, requiredText, safeText } from './primitives';
+import { FIXED_SAID, boundedJson, boundedList, emailAddress, idInt, isIanaZone, int32, requiredText, safeText } from './primitives';
+import { fill, type Sentence } from './messages';
 
 export * from './primitives';
 import { quickCheck } from './quickCheck';
@@ -50,40 +51,45 @@ export const SETTINGS_VALUE_MAX_CHARS = 16_384;
 /** How many doors a sign-in or sign-out door list may name. */
 export const SETTINGS_DOORS_MAX = 500;
 
-/** Human messages for superstruct failure kinds: the rule → message map of §5. */
-const MESSAGES: Record<string, string> = {
-  string: 'must be text',
-  integer: 'must be a whole number',
-  number: 'must be a number',
-  boolean: 'must be yes or no',
-  object: 'must be an object',
-  array: 'must be a list',
-  nonBlank: 'is required',
-  enums: 'is not one of the allowed values',
-  literal: 'has the wrong value',
-  pattern: 'has the wrong format',
-  size: 'has the wrong length',
-  min: 'is too small',
-  max: 'is too large',
-  never: 'is not allowed',
-  timeZone: 'is not a known time zone',
+/** Human messages for superstruct failure kinds: the rule → message map of §5, each a sentence with its key (issue 48). */
+const MESSAGES: Record<string, Sentence> = {
+  string: FIXED_SAID.notText,
+  integer: FIXED_SAID.notWhole,
+  number: FIXED_SAID.notNumber,
+  boolean: fill('value.notYesNo', 'must be yes or no', {}),
+  object: fill('value.notObject', 'must be an object', {}),
+  array: FIXED_SAID.notList,
+  nonBlank: FIXED_SAID.required,
+  enums: fill('value.notAllowed', 'is not one of the allowed values', {}),
+  literal: fill('value.wrongValue', 'has the wrong value', {}),
+  pattern: FIXED_SAID.wrongFormat,
+  size: fill('value.wrongLength', 'has the wrong length', {}),
+  min: fill('value.tooSmall', 'is too small', {}),
+  max: fill('value.tooLarge', 'is too large', {}),
+  never: fill('value.notAllowedHere', 'is not allowed', {}),
+  timeZone: fill('timeZone.unknownShort', 'is not a known time zone', {}),
 };
+const INVALID = fill('value.invalid', 'is invalid', {});
+const UNCHECKABLE = fill('value.uncheckable', 'could not be checked: it is nested too deeply or too large', {});
 
+/** What a failure says: its own problem (with its key and values when it has them), else the rule's sentence. */
+function saidFor(refinement: string | undefined, type: string, value: unknown, custom?: string): Sentence | { message: string } {
+  if (value === undefined && type !== 'never') return FIXED_SAID.required;
+  if (custom && !custom.startsWith('Expected')) return { message: custom };
+  return MESSAGES[refinement ?? type] ?? MESSAGES[type] ?? INVALID;
+}
 export function messageFor(refinement: string | undefined, type: string, value: unknown, custom?: string): string {
-  if (value === undefined && type !== 'never') return 'is required';
-  if (custom && !custom.startsWith('Expected')) return custom;
-  return MESSAGES[refinement ?? type] ?? MESSAGES[type] ?? 'is invalid';
+  return saidFor(refinement, type, value, custom).message;
 }
 
-/** Validate `value`; returns either the coerced value or the list of violations (field + message). */
+/** Validate `value`; returns either the coerced value or the list of violations (field + message, key and values). */
 export function validate<T>(value: unknown, struct: Struct<T, any>): { ok: true; value: T } | { ok: false; violations: Violation[] } {
   try {
     const v = struct.create(value);
     return { ok: true, value: v };
   } catch (e) {
     // a value the validator itself cannot walk (a stack overflow on absurd nesting) is the sender's fault, not ours
-    if (!(e instanceof StructError))
-      return { ok: false, violations: [{ field: '(body)', message: 'could not be checked: it is nested too deeply or too large' }] };
+    if (!(e instanceof StructError)) return { ok: false, violations: [{ field: '(body)', ...UNCHECKABLE }] };
     const seen = new Set<string>();
     const violations: Violation[] = [];
     for (const f of e.failures()) {
@@ -91,9 +97,15 @@ export function validate<T>(value: unknown, struct: Struct<T, any>): { ok: true;
       if (seen.has(field)) continue;
       seen.add(field);
       // a problem said with values (contract/primitives.ts Problem) keeps its key and values beside its English
-      const said = f as typeof f & { code?: string; values?: Violation['values'] };
-      const message = messageFor(f.refinement, f.type, f.value, f.message);
-      violations.push(said.code && said.values && message === f.message ? { field, message, code: said.code, values: said.values } : { field, message });
+      const own = f as typeof f & { code?: string; values?: Violation['values'] };
+      const said = saidFor(f.refinement, f.type, f.value, f.message);
+      violations.push(
+        'code' in said
+          ? { field, message: said.message, code: said.code, values: said.values }
+          : own.code && own.values
+            ? { field, message: said.message, code: own.code, values: own.values }
+            : { field, message: said.message },
+      );
     }
     return { ok: false, violations };
   }
@@ -189,9 +201,9 @@ export const ChangePasswordRequest = object({ username: nonBlank(100), oldPasswo
  */
 export const ProfileTimeZone = nullable(
   define<string>('timeZone', (v) => {
-    if (typeof v !== 'string') return 'must be a time zone (or null for none of your own)';
-    if (v.trim() === '') return 'must be a time zone (send null for none of your own)';
-    return (v.length <= 64 && isIanaZone(v)) || 'is not a known time zone';
+    if (typeof v !== 'string') return fill('timeZone.notZoneOrNull', 'must be a time zone (or null for none of your own)', {});
+    if (v.trim() === '') return fill('timeZone.blank', 'must be a time zone (send null for none of your own)', {});
+    return (v.length <= 64 && isIanaZone(v)) || MESSAGES.timeZone;
   }),
 );
 export const ProfileUpdate = object({ name: optional(nonBlank(200)), avatarColor: optional(AvatarColor), timezone: optional(ProfileTimeZone) });
@@ -199,7 +211,7 @@ export const SelectClientRequest = object({ clientId: nullable(Id) });
 
 // ---------- settings (§3) ----------
 export const Settings = type({
-  theme: defaulted(safeText(7, { pattern: /^#[0-9a-fA-F]{6}$/, patternMessage: 'must be a colour such as #2d72d2' }), '#2d72d2'),
+  theme: defaulted(safeText(7, { pattern: /^#[0-9a-fA-F]{6}$/, patternMessage: fill('theme.notColour', 'must be a colour such as #2d72d2', {}) }), '#2d72d2'),
   showSettings: defaulted(boolean(), true),
   tagsView: defaulted(boolean(), true),
   fixedHeader: defaulted(boolean(), true),
@@ -233,7 +245,9 @@ export type IdentityInput = Infer<typeof IdentityInput>;
 export const Identity = rowSchema(identitiesResource);
 export type Identity = Infer<typeof Identity>;
 export type Credential = Identity['credentials'][number];
-export const BulkDeleteRequest = object({ ids: refine(boundedList(Id, 1000), 'nonEmpty', (v) => v.length > 0 || 'must name at least one') });
+export const BulkDeleteRequest = object({
+  ids: refine(boundedList(Id, 1000), 'nonEmpty', (v) => v.length > 0 || fill('list.empty', 'must name at least one', {})),
+});
 /** GET identities: the list query with the declaration's sort allow-list and filters (status, division). */
 export const IdentityListQuery = listQuerySchema(identitiesResource);
 
@@ -327,8 +341,8 @@ export type UiErrorRow = { id: number; message: string; url: string; stack?: str
 // ---------- file payload, card reader message (§3) ----------
 export const FilePayload = object({
   name: safeText(255, { min: 1 }),
-  mimeType: safeText(100, { pattern: /^[\w.+-]+\/[\w.+-]+$/, patternMessage: 'must be a media type such as image/png' }),
-  data: safeText(2_800_000, { pattern: /^[A-Za-z0-9+/=]*$/, patternMessage: 'must be base64' }),
+  mimeType: safeText(100, { pattern: /^[\w.+-]+\/[\w.+-]+$/, patternMessage: fill('file.notMediaType', 'must be a media type such as image/png', {}) }),
+  data: safeText(2_800_000, { pattern: /^[A-Za-z0-9+/=]*$/, patternMessage: fill('file.notBase64', 'must be base64', {}) }),
 });
 export type FilePayload = Infer<typeof FilePayload>;
 export const CardReaderMessage = object({ type: safeText(64, { min: 1 }), version: safeText(32), data: optional(unknown()) });

@@ -233,7 +233,7 @@ describe('what a form says when the server refuses', () => {
       violationsOf({
         violations: [{ field: 'employeeNo', message: 'has the wrong format' }, null, { field: 'x' }, { message: 'no field' }, { field: 2, message: 'm' }],
       }),
-    ).toEqual([{ field: 'employeeNo', message: 'has the wrong format' }]);
+    ).toMatchObject([{ field: 'employeeNo', message: 'has the wrong format' }]);
   });
 
   function form(input: { id?: number }) {

@@ -11,6 +11,7 @@ import {
   emailAddress,
   fileDataUrl,
   ianaZone,
+  FIXED_SAID,
   idInt,
   imageDataUrl,
   int32,
@@ -443,14 +444,14 @@ export function checkUserFieldValues(
     let x = values?.[d.key];
     if (typeof x === 'string') x = x.trim();
     if (x === undefined || x === null || x === '') {
-      if (d.required) violations.push({ field, message: 'is required' });
+      if (d.required) violations.push({ field, ...FIXED_SAID.required });
       continue;
     }
     switch (d.kind) {
       case 'number': {
         const n = typeof x === 'number' ? x : Number(x);
         if (!Number.isFinite(n) || (typeof x === 'string' && !/^-?\d+(\.\d+)?$/.test(x))) {
-          violations.push({ field, message: 'must be a number' });
+          violations.push({ field, ...FIXED_SAID.notNumber });
           continue;
         }
         if (Math.abs(n) > 1e12) {
@@ -463,7 +464,7 @@ export function checkUserFieldValues(
       case 'date': {
         const s = String(x);
         if (!DATE_RE.test(s) || Number.isNaN(Date.parse(`${s}T00:00:00Z`)) || new Date(`${s}T00:00:00Z`).toISOString().slice(0, 10) !== s) {
-          violations.push({ field, message: 'must be a date (YYYY-MM-DD)' });
+          violations.push({ field, ...FIXED_SAID.notDate });
           continue;
         }
         value[d.key] = s;
@@ -487,7 +488,7 @@ export function checkUserFieldValues(
         }
         // eslint-disable-next-line no-control-regex
         if (/[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f]/.test(s)) {
-          violations.push({ field, message: 'must not contain control characters' });
+          violations.push({ field, ...FIXED_SAID.controlCharacters });
           continue;
         }
         value[d.key] = s;

@@ -18,7 +18,7 @@ import {
   type ZoneOccupancy,
   type ZoneOccupants,
 } from '../../contract';
-import { validate } from '../../contract/schemas';
+import { FIXED_SAID, validate } from '../../contract/schemas';
 import type { Db } from '../db/db';
 import { HttpError, fill, body, clientOf, idParam, principal } from '../http/kit';
 import { audit } from '../audit/trail';
@@ -134,7 +134,7 @@ export function accessRoutes(app: FastifyInstance, { simulator, db }: { simulato
   app.get(EXPLAIN_PATH, { config: { privileges: [PRIV.events.view, PRIV.eventReport] } }, async (req) => {
     const clientId = clientOf(req);
     const raw = (req.params as { id?: string }).id ?? '';
-    if (!/^\d{1,15}$/.test(raw)) throw new HttpError(400, 'Validation failed', [{ field: 'id', message: 'must be a whole number' }]);
+    if (!/^\d{1,15}$/.test(raw)) throw new HttpError(400, 'Validation failed', [{ field: 'id', ...FIXED_SAID.notWhole }]);
     const out = await simulator.explain(clientId, Number(raw));
     if (!out) throw new HttpError(404, 'Swipe event not found');
     return out;

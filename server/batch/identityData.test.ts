@@ -68,7 +68,7 @@ describe('user-defined fields', () => {
     const base = { firstName: 'Uma', lastName: 'Field', employeeNo: 'UDF-1', divisionId: division, status: 'active', credentials: [] };
     const missing = await s.call('POST', API.identities, { token: nw, body: base });
     expect(missing.status).toBe(400);
-    expect(missing.body.violations).toEqual([{ field: 'udf.badge', message: 'is required' }]);
+    expect(missing.body.violations).toEqual([{ field: 'udf.badge', message: 'is required', code: 'value.required', values: {} }]);
     const wrong = await s.call('POST', API.identities, {
       token: nw,
       body: { ...base, udf: { badge: 'TOO-LONG-COLOUR', floor: 'three', induction: '2026-02-30', shift: 'Noon', pet: 'cat' } },

@@ -5,7 +5,7 @@
 // `rowWriter` is that write of one row inside a caller's transaction, without the notice: the routes below and the
 // identity batch upload (server/batch) write through it.
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { actionCodes, columnOf, inputSchema, type UserFieldDef } from '../../contract';
+import { FIXED_SAID, actionCodes, columnOf, inputSchema, type UserFieldDef } from '../../contract';
 import type { Db } from '../db/db';
 import { HttpError, fill, body, idParam } from '../http/kit';
 import { audit } from '../audit/trail';
@@ -228,7 +228,7 @@ export function writeRoutes(app: FastifyInstance, crud: CrudResource) {
         throw new HttpError(
           400,
           'Validation failed',
-          secretsMissing.map(([k]) => ({ field: k, message: 'is required' })),
+          secretsMissing.map(([k]) => ({ field: k, ...FIXED_SAID.required })),
         );
       const scope = await scopeOf(db, req, addCodes);
       familyCheck(scope, input);

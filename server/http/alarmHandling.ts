@@ -5,7 +5,7 @@
 // of their divisions and those of none). Also the events list's filter of the alarms behind a figure
 // (alarmFigureFilter, called by eventFilters), so a click on a figure opens the event report with exactly those.
 import type { FastifyInstance } from 'fastify';
-import { PRIV, type Violation } from '../../contract';
+import { FIXED_SAID, PRIV, type Violation } from '../../contract';
 import {
   ALARM_FIGURES,
   ALARM_HANDLING_API,
@@ -93,7 +93,7 @@ export function alarmFigureFilter(q: Record<string, unknown>, params: unknown[],
     }
   }
   if (priority !== undefined) {
-    if (!/^\d{1,4}$/.test(priority)) violations.push({ field: 'alarmPriority', message: 'must be a whole number' });
+    if (!/^\d{1,4}$/.test(priority)) violations.push({ field: 'alarmPriority', ...FIXED_SAID.notWhole });
     else conds.push(`a.priority = ${add(Number(priority))}::int`);
   }
   if (operator !== undefined) {

@@ -4,7 +4,7 @@
 import { divisionCondition, eventDivisions } from '../auth/eventScope';
 import type { QrPublisher } from '../access/qrPublisher';
 import type { FastifyInstance } from 'fastify';
-import { API, Event, LIST_COUNT_CAP, ListQuery, PRIV, Page, SimulateBody, type Violation } from '../../contract';
+import { API, Event, FIXED_SAID, LIST_COUNT_CAP, ListQuery, PRIV, Page, SimulateBody, type Violation } from '../../contract';
 import type { Db } from '../db/db';
 import { eventOfRow } from '../monitor/pipeline';
 import { HardwareError } from '../doors/port';
@@ -94,7 +94,7 @@ export function eventFilters(
   ] as const) {
     const v = single(q, field, violations);
     if (v === undefined) continue;
-    if (!/^\d{1,18}$/.test(v)) violations.push({ field, message: 'must be a whole number' });
+    if (!/^\d{1,18}$/.test(v)) violations.push({ field, ...FIXED_SAID.notWhole });
     else add((n) => `e.id ${op} $${n}::bigint`, v);
   }
   // issue 31: the alarms behind a figure of the alarm handling report (alarmFigure, alarmPriority, alarmOperator, alarmHour)

@@ -6,7 +6,7 @@
 //   doors, hardware, templates, divisions inside it), and this hook what lives outside the catalogue — operator
 //   grants, operator-group grants and role ticks in that division — naming each with its count.
 import type { Sentence, Violation } from '../../contract';
-import { PRIV, sentenceValue } from '../../contract';
+import { FIXED_SAID, PRIV, sentenceValue } from '../../contract';
 import type { ResourceHooks } from '../crud/hooks';
 import { divisionUses, divisionsOf } from '../db/queries/divisions';
 import { subtree } from '../auth/access';
@@ -30,7 +30,7 @@ export const divisionHooks: ResourceHooks = {
       return parent === null || parent === undefined ? [] : [{ field: 'parentId', message: 'must stay empty: the top division is inside no other' }];
     }
     if (parent === null || parent === undefined) {
-      if (!top) return [{ field: 'parentId', message: 'is required' }];
+      if (!top) return [{ field: 'parentId', ...FIXED_SAID.required }];
       input.parentId = top.id;
     }
     const target = input.parentId as number;

@@ -2,7 +2,7 @@
 // zone and its badge is valid to the end of that day; who registered it; the search finds a full name; and the
 // named actions of the front desk — badge printed, sign in on arrival, sign out on leaving — each once, in order,
 // with sign-ins and sign-outs sent to the client's front desks (`/clocking`) after the commit.
-import { DAYS_AHEAD_MAX, DESTINATIONS, PRIV, clientToday, dayFromTodayViolation, visitorsResource, type Violation } from '../../contract';
+import { DAYS_AHEAD_MAX, DESTINATIONS, FIXED_SAID, PRIV, clientToday, dayFromTodayViolation, visitorsResource, type Violation } from '../../contract';
 import type { CrudContext, NamedAction, ResourceHooks, Row } from '../crud/hooks';
 import { HttpError, fill } from '../http/kit';
 import { companyNameSql, siteCodeSql } from './settings';
@@ -91,7 +91,7 @@ export function visitorHooks(publish?: Publish): ResourceHooks {
       const missing = (v: unknown) => v === undefined || v === null || (typeof v === 'string' && !v.trim());
       return [
         ...(p.requirePhoto && missing(input.photo) ? [{ field: 'photo', message: 'is required: take the visitor\u2019s photo' }] : []),
-        ...(p.requireIdNumber && missing(input.idNumber) ? [{ field: 'idNumber', message: 'is required' }] : []),
+        ...(p.requireIdNumber && missing(input.idNumber) ? [{ field: 'idNumber', ...FIXED_SAID.required }] : []),
         ...(p.requireHostIdentity && missing(input.hostId) ? [{ field: 'hostId', message: 'is required: pick the host from the identities' }] : []),
         ...(await visitDateProblems(ctx, input.visitDate, p.daysAhead)),
       ];

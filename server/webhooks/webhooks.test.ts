@@ -154,7 +154,7 @@ describe('web hooks', () => {
   it('keeps the signing secret to itself: never answered or exported, required on create, kept by an update without it', async () => {
     const none = await s.call('POST', HOOKS, { token: nw, body: { name: 'No secret', url: rx.url('/none'), active: true, alarmRaised: true } });
     expect(none.status).toBe(400);
-    expect(none.body.violations).toEqual([{ field: 'secret', message: 'is required' }]);
+    expect(none.body.violations).toEqual([{ field: 'secret', message: 'is required', code: 'value.required', values: {} }]);
     const id = await hook('Quiet desk', '/quiet', { alarmRaised: true });
     const one = await s.call('GET', `${HOOKS}/${id}`, { token: nw });
     expect(one.body).not.toHaveProperty('secret');

@@ -1001,3 +1001,55 @@ describe("the journal replay's words", () => {
     viewer.stop();
   });
 });
+
+// The contract's fixed violations ("is required", "must be a whole number", a superstruct rule's words): each carries its
+// key from its source (contract/primitives.ts FIXED_SAID, schemas.ts), and the console says it by the key, never by
+// finding it again from its English (issue 48)
+describe("the contract's fixed violations", () => {
+  const contractFills = () => {
+    const out = new Map<string, string>();
+    for (const { text } of serverFiles('contract')) for (const m of text.matchAll(/(?<![.\w])fill\(\s*'([^'\\]+)',\s*'([^'\\]+)'/g)) out.set(m[2], m[1]);
+    return out;
+  };
+  it('are made with their key where they are made: no literal message in the validators, none written again by the server', () => {
+    const validators = ['primitives.ts', 'schemas.ts'].map((f) => readFileSync(join(__dirname, '..', '..', 'contract', f), 'utf8')).join('\n');
+    expect(validators).toContain('FIXED_SAID');
+    // a problem returned as words (return 'must …', || 'is …', a rule's 'has …' in a map) instead of a sentence with its key
+    expect([...validators.matchAll(/(?:return|\|\||\?\?|:)\s*['`](?:must|is|has|could) [^'`]*['`]/g)].map((m) => m[0])).toEqual([]);
+    // the server and the console's forms say the contract's fixed words by its sentence, never as a literal again
+    const templates = [...contractFills().keys()];
+    expect(templates.length).toBeGreaterThanOrEqual(40);
+    const files = [...serverFiles('server'), ...serverFiles('src'), ...serverFiles('contract')].filter(
+      ({ f }) => !f.includes('/server/edge/'), // the edge's routes are another room's (their 'is required' of a line's speed: to do)
+    );
+    const again = files.flatMap(({ f, text }) =>
+      [...text.matchAll(/message: '([^'\\]+)'/g)]
+        .filter((m) => templates.includes(m[1]))
+        .map((m) => `${f.split(/\/(?=server\/|src\/|contract\/)/)[1]}: ${m[1]}`),
+    );
+    expect(again).toEqual([]);
+  });
+
+  it('are said in Chinese by their key only: their English alone is no key', async () => {
+    await loadLocale('zh-CN');
+    const { zhViolations } = await import('./violations');
+    const fills = contractFills();
+    // the English-keyed table holds none of the contract's sentences (it is for the server's own still without a key)
+    expect(Object.keys(zhViolations).filter((en) => fills.has(en))).toEqual([]);
+    const { validate, idInt, requiredText, FIXED_SAID } = await import('../../contract');
+    const { object } = await import('superstruct');
+    const refused = validate({ name: '  ', id: 1.5 }, object({ name: requiredText(20), id: idInt(), flag: object({}) }));
+    expect(refused.ok).toBe(false);
+    const violations = refused.ok ? [] : refused.violations;
+    expect(violations.map((v) => [v.field, v.code])).toEqual([
+      ['name', 'value.required'],
+      ['id', 'number.notWhole'],
+      ['flag', 'value.required'],
+    ]);
+    const zh = (v: Parameters<typeof violationText>[0]) => violationText(v, 'zh-CN', (k, e) => tCat(k, e, 'zh-CN'));
+    expect(violations.map(zh)).toEqual(['为必填项', '必须是整数', '为必填项']);
+    // the same words without their key stay as they are: nothing finds the key by them
+    expect(zh({ message: 'is required' })).toBe('is required');
+    expect(zh(FIXED_SAID.notWhole)).toBe('必须是整数');
+  });
+});

@@ -1,6 +1,6 @@
 // Pure helpers between react-final-form values, the contract schemas and field names (tested).
 import { setIn } from 'final-form';
-import { checkAllRules, validate, type ResourceDeclaration, type Violation } from '../../contract';
+import { FIXED_SAID, checkAllRules, validate, type ResourceDeclaration, type Violation } from '../../contract';
 import type { Struct } from 'superstruct';
 import { isRepeat, type FieldDef, type FormSection, type RepeatDef } from './consoleResource';
 
@@ -111,9 +111,9 @@ export function validateForm(
         rows.forEach((row, i) => {
           for (const rf of f.fields)
             if (missing(rf, row?.[rf.name]) && !said.has(`${f.repeat}.${i}.${rf.name}`))
-              violations.push({ field: `${f.repeat}.${i}.${rf.name}`, message: 'is required' });
+              violations.push({ field: `${f.repeat}.${i}.${rf.name}`, ...FIXED_SAID.required });
         });
-      } else if (missing(f, values[f.name]) && !said.has(f.name)) violations.push({ field: f.name, message: 'is required' });
+      } else if (missing(f, values[f.name]) && !said.has(f.name)) violations.push({ field: f.name, ...FIXED_SAID.required });
     }
   return violations.length ? errorsFrom(violations, sections) : {};
 }
