@@ -27,8 +27,6 @@ export class HardwareError extends Error {
 /** Who a door command or an output's pulse is by, said in its event: a person's user name as it is, or what acted (a
  *  schedule, an override, a threat level, a logical block) as a sentence with its key (issue 48: contract sentenceValue). */
 export type Actor = string | Sentence;
-/** An actor's English. */
-export const actorText = (a: Actor): string => (typeof a === 'string' ? a : a.message);
 
 export interface HardwarePort {
   /** The access indexes swipes are decided on (change notices call `access.changed(clientId)`). */
