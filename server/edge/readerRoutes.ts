@@ -7,6 +7,7 @@
 // the card reader's page reads its own one (`…/card-readers/:id/osdp`, privilege view card readers).
 import type { FastifyInstance } from 'fastify';
 import {
+  FIXED_SAID,
   OSDP_SCAN_ADDRESSES,
   OSDP_ALL_ADDRESSES,
   OSDP_WIDE_SCAN_MS,
@@ -266,7 +267,7 @@ async function comsetWanted(db: Db, reader: EdgeReader, asked: OsdpComsetRequest
   const to = asked.address ?? reader.address;
   const baud = asked.baud ?? reader.baud;
   if (baud === null)
-    throw new HttpError(400, 'Speed is required: the edge has not reported the speed of its line yet', [{ field: 'baud', message: 'is required' }]);
+    throw new HttpError(400, 'Speed is required: the edge has not reported the speed of its line yet', [{ field: 'baud', ...FIXED_SAID.required }]);
   if (to === reader.address && baud === reader.baud)
     throw new HttpError(400, 'The reader is at this bus address and speed already: nothing to change', [{ field: 'address', message: 'is the reader’s now' }]);
   if (to !== reader.address) {

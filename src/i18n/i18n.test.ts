@@ -1019,9 +1019,7 @@ describe("the contract's fixed violations", () => {
     // the server and the console's forms say the contract's fixed words by its sentence, never as a literal again
     const templates = [...contractFills().keys()];
     expect(templates.length).toBeGreaterThanOrEqual(40);
-    const files = [...serverFiles('server'), ...serverFiles('src'), ...serverFiles('contract')].filter(
-      ({ f }) => !f.includes('/server/edge/'), // the edge's routes are another room's (their 'is required' of a line's speed: to do)
-    );
+    const files = [...serverFiles('server'), ...serverFiles('src'), ...serverFiles('contract')];
     const again = files.flatMap(({ f, text }) =>
       [...text.matchAll(/message: '([^'\\]+)'/g)]
         .filter((m) => templates.includes(m[1]))
