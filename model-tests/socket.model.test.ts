@@ -391,7 +391,7 @@ describe('socket message handling', () => {
     ]);
     expect(hardware.getSnapshot().context.statuses['4']).toEqual({ id: 4, name: 'Reader 4', status: 'offline', kind: 'cardReader' });
     expect(out.map((e) => e.type)).toEqual(['socket.resynced', 'socket.message', 'socket.message', 'socket.invalidMessage']);
-    expect(out[3].violations[0]).toEqual({ field: 'acknowledge', message: 'must be yes or no' });
+    expect(out[3].violations[0]).toEqual({ field: 'acknowledge', message: 'must be yes or no', code: 'value.notYesNo', values: {} });
 
     const snap = socket.getSnapshot() as SocketSnapshot;
     expect(selectSocketStatus(snap)).toBe('connected');

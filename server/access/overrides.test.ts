@@ -51,7 +51,7 @@ describe('overrides', () => {
       body: { name: 'Feb', mode: 'unlocked', startsAt: '2026-02-30T10:00:00Z', endsAt: iso(3_600_000), doorIds: [door] },
     });
     expect(impossible.status).toBe(400);
-    expect(impossible.body.violations[0]).toEqual({ field: 'startsAt', message: 'is not a real calendar date' });
+    expect(impossible.body.violations[0]).toEqual({ field: 'startsAt', message: 'is not a real calendar date', code: 'date.notReal', values: {} });
     expect(await s.count(`select 1 from door_overrides where name in ('Backwards', 'Feb')`)).toBe(0);
   });
 

@@ -249,7 +249,7 @@ describe('settings, profile and passwords', () => {
     expect(me.body.user).toMatchObject({ timezone: 'Europe/London', clientTimezone: 'Europe/London' });
     const bad = await s.call('PUT', '/idp/1.0/me/profile', { token, body: { timezone: 'Mars/Olympus' } });
     expect(bad.status).toBe(400);
-    expect(bad.body.violations[0]).toEqual({ field: 'timezone', message: 'is not a known time zone' });
+    expect(bad.body.violations[0]).toEqual({ field: 'timezone', message: 'is not a known time zone', code: 'timeZone.unknownShort', values: {} });
     expect((await s.call('PUT', '/idp/1.0/me/profile', { token, body: { timezone: 'Asia/Kolkata' } })).body.timezone).toBe('Asia/Kolkata');
     // none of its own is said with null (and read back as null)
     const none = await s.call('PUT', '/idp/1.0/me/profile', { token, body: { timezone: null } });

@@ -68,7 +68,10 @@ describe('bodies the parser refuses', () => {
         throw new RangeError('Maximum call stack size exceeded');
       },
     } as any);
-    expect(crash).toEqual({ ok: false, violations: [{ field: '(body)', message: 'could not be checked: it is nested too deeply or too large' }] });
+    expect(crash).toEqual({
+      ok: false,
+      violations: [{ field: '(body)', message: 'could not be checked: it is nested too deeply or too large', code: 'value.uncheckable', values: {} }],
+    });
   });
 });
 

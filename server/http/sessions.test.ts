@@ -87,7 +87,7 @@ describe('operator sessions', () => {
   it('refuses bad queries with violations', async () => {
     const st = await list(nw, OPS, '?state=closed');
     expect(st.status).toBe(400);
-    expect(st.body.violations).toEqual([{ field: 'state', message: 'is not one of the allowed values' }]);
+    expect(st.body.violations).toEqual([{ field: 'state', message: 'is not one of the allowed values', code: 'value.notAllowed', values: {} }]);
     const so = await list(nw, OPS, '?sort=ip,asc');
     expect(so.status).toBe(400);
     expect(so.body.violations[0].field).toBe('sort');
