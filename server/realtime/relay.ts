@@ -212,6 +212,7 @@ export function createRelay(
     });
   };
   let connected = false;
+  let subscriptions = 0;
   const client = new Client({
     webSocketFactory: factory,
     connectHeaders: { login, passcode, host: vhost },
@@ -220,10 +221,15 @@ export function createRelay(
     heartbeatOutgoing: 10_000,
     debug: () => {},
     onConnect: () => {
-      connected = true;
-      log(`stomp relay connected to ${u.host}`);
+      // connected once RabbitMQ confirms the subscription, not at CONNECTED: until its queue is bound, what another
+      // process publishes does not reach this one (a CI saw a burst published right after CONNECTED go missing)
+      const receipt = `gatehouse-relay-${++subscriptions}`;
+      client.watchForReceipt(receipt, () => {
+        connected = true;
+        log(`stomp relay connected to ${u.host}`);
+      });
       // (over plain STOMP the socket hands the MESSAGE frames to `received` itself, ahead of this callback)
-      client.subscribe(`${TOPIC}.*`, (msg) => received(msg.headers, msg.body));
+      client.subscribe(`${TOPIC}.*`, (msg) => received(msg.headers, msg.body), { receipt });
     },
     onWebSocketClose: () => {
       connected = false;
