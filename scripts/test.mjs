@@ -1,6 +1,5 @@
 // `npm test`: lint, format check, typecheck and the console's build side by side, then the unit + model-based + server tests
-// on PGlite, then the end-to-end suite in Debian chromium with, beside it, the server tests again on PostgreSQL when
-// TEST_DATABASE_URL is set (as .ci/run does).
+// (on PGlite, and again on PostgreSQL when TEST_DATABASE_URL is set, as .ci/run does), then the end-to-end suite in Debian chromium.
 import { spawn } from 'node:child_process';
 import { readFileSync, mkdirSync, writeFileSync } from 'node:fs';
 import { failureLines, flakyTests, slowestTests } from './flaky.mjs';
@@ -85,10 +84,10 @@ await Promise.all([
   step('typecheck', bin('tsc'), ['--noEmit', '-p', 'tsconfig.json']),
   step('build the console', bin('vite'), ['build', '--logLevel', 'warn']),
 ]);
-// Then vitest (unit, model-based and server tests) on PGlite, printed as it goes; then the end-to-end run (printed as it
-// goes) with the server suite on PostgreSQL beside it (printed whole when it ends). (Tried on 2026-11-28, with one
-// end-to-end worker: the whole of vitest beside the end-to-end run. The end-to-end run slowed from 17.8 to 22.2 minutes
-// and a PostgreSQL backup test's restore ran out of its minute; the PGlite step keeps the cores to itself.)
+// Then vitest (unit, model-based and server tests) on PGlite, the server suite again on PostgreSQL, and the end-to-end
+// run, one after another, each printed as it goes. (Tried: the end-to-end run beside vitest on one worker process. It
+// took 24.5 minutes in all instead of ~26.5, but the end-to-end run slowed from 17.8 to 22.2 minutes and a PostgreSQL
+// backup test's restore ran out of its minute beside it: two minutes are not worth a CI that fails now and then.)
 if (!failedStep) {
   await step(
     'unit, model-based and server tests (PGlite)',
@@ -102,44 +101,36 @@ if (!failedStep) {
  * Server test files that never touch PostgreSQL: crash.test.ts starts `server/main.ts` with DATABASE_URL '' (the kill -9
  * guarantee is the embedded database's), pgliteSettings.test.ts opens PGlite itself. In the PostgreSQL step they took
  * 40 + 9 s of a fork (2026-12-04's clean-clone run) and, alone, 62 s of vitest time and 72 s of processor time
- * (load 4-8). relay.rabbitmq.test.ts opens no database at all (two brokers over RabbitMQ, server/realtime/testkit.ts):
- * beside the end-to-end run it would also share the RabbitMQ node with e2e/scaleout.spec.ts's two servers. A file
- * added here must not read DATABASE_URL, TEST_DATABASE_URL nor the template database.
+ * (load 4-8). A file added here must not read DATABASE_URL, TEST_DATABASE_URL nor the template database.
  */
-const PGLITE_ONLY = ['server/crash.test.ts', 'server/db/pgliteSettings.test.ts', 'server/realtime/relay.rabbitmq.test.ts'];
-/**
- * The server suite on PostgreSQL runs beside the end-to-end run, on one fork, its output printed whole when it ends:
- * the end-to-end run keeps about 1.45 of the 2 cores busy (2026-12-03: 1,160 s of processor time for the suite; in
- * the clean-clone run of 2026-12-04 it took 800 s), and the PostgreSQL step's ~250 s of processor time fits in what it
- * leaves idle. One after another they took 3.3 + 13.4 minutes in that run.
- */
-const pgStep =
-  !failedStep && process.env.TEST_DATABASE_URL
-    ? step(
-        'server tests (PostgreSQL)',
-        bin('vitest'),
-        // one fork beside the end-to-end run (two when alone took 135 s, three 153 s: 2026-12-02). Left out here, run by
-        // the PGlite step above: the files that open the embedded database whatever DATABASE_URL says, so on PostgreSQL
-        // they would run the very same test again (PGLITE_ONLY)
-        [
-          'run',
-          'server',
-          ...PGLITE_ONLY.map((f) => `--exclude=${f}`),
-          '--maxWorkers=1',
-          '--reporter=default',
-          '--reporter=json',
-          '--outputFile.json=test-results/vitest-pg.json',
-        ],
-        { env: { DATABASE_URL: process.env.TEST_DATABASE_URL } },
-      )
-    : null;
+const PGLITE_ONLY = ['server/crash.test.ts', 'server/db/pgliteSettings.test.ts'];
+if (!failedStep && process.env.TEST_DATABASE_URL) {
+  await step(
+    'server tests (PostgreSQL)',
+    bin('vitest'),
+    // two forks here, not vitest.config.ts's three: the server suite on PostgreSQL took 135 s on two and 153 s on three
+    // (190 s of processor time instead of 150; 2026-12-02, load 3-8, one run each), each fork's database beside them.
+    // Left out here, run by the PGlite step above: the files that open the embedded database whatever DATABASE_URL
+    // says, so on PostgreSQL they would run the very same test again (PGLITE_ONLY)
+    [
+      'run',
+      'server',
+      ...PGLITE_ONLY.map((f) => `--exclude=${f}`),
+      '--maxWorkers=2',
+      '--reporter=default',
+      '--reporter=json',
+      '--outputFile.json=test-results/vitest-pg.json',
+    ],
+    {
+      env: { DATABASE_URL: process.env.TEST_DATABASE_URL },
+      live: true,
+    },
+  );
+  countVitest('test-results/vitest-pg.json');
+}
 if (!failedStep) {
   await step('end-to-end (chromium)', bin('playwright'), ['test'], { live: true });
   countPlaywright('test-results/playwright.json');
-}
-if (pgStep) {
-  await pgStep;
-  countVitest('test-results/vitest-pg.json');
 }
 console.log(`\nminutes per step (the CI budget is 25 in all; the source checks and the build run side by side): ${took.join('; ')}`);
 writeFileSync('test-results/flaky.txt', flaky.map((f) => `${f}\n`).join(''));
