@@ -1,9 +1,10 @@
 // The Gatehouse server: one Fastify instance that serves the REST API, the built console (history-mode
 // fallback) and, attached in main.ts, the real-time endpoints. Every route is authenticated unless it is
 // one of the spec's no-token paths, and declares the privileges it needs (§6).
+import { closeDeadline, refuseOtherUpgrades } from './http/closeDeadline';
 import Fastify, { LogController, type FastifyContextConfig, type FastifyInstance } from 'fastify';
 import rateLimitPlugin from '@fastify/rate-limit';
-import { heldPrivilegeIds } from '../contract';
+import { EDGE_CONNECT_PATH, SOCKJS_PREFIX, heldPrivilegeIds } from '../contract';
 import { jwtSecret } from './auth/secret';
 import { createTokens } from './auth/tokens';
 import { authenticateApiKey, isApiKey } from './auth/apiKeys';
@@ -116,6 +117,8 @@ export interface ServerOptions {
   backups?: BackupOptions | null;
   /** How long /api/health waits for its write before it answers 503 anyway (default 5 s; tests lower it). */
   healthTimeoutMs?: number;
+  /** How long a stopping server waits for requests and connections still open before it closes them (server/http/closeDeadline.ts). */
+  closeGraceMs?: number;
 }
 
 /** A hop count believes that many proxies nearest the server (Fastify's types take it as a function). */
@@ -139,6 +142,7 @@ export async function buildServer(opts: ServerOptions) {
     bodyLimit: 2 * 1024 * 1024,
     trustProxy: trustProxyOption(opts.trustProxy),
   });
+  closeDeadline(app, opts.closeGraceMs ?? 10_000, (m) => (logger ? app.log.warn(m) : console.warn(m)));
   // issue 13: depth bounded before parsing, prototype keys named, and a message that says what is wrong
   app.removeContentTypeParser('application/json');
   app.addContentTypeParser('application/json', { parseAs: 'string' }, (req, text, done) => {
@@ -223,6 +227,8 @@ export async function buildServer(opts: ServerOptions) {
     log: (m) => app.log.warn(m),
   });
   const edge = attachEdge(app, { db, hardware: simulator, pipeline, publish }); // Gatehouse Edge (issue 47): controllers connect out to this port
+  // after both: an upgrade neither takes is answered 404 at once
+  refuseOtherUpgrades(app, (path) => path === EDGE_CONNECT_PATH || Object.values(SOCKJS_PREFIX).some((p) => path.startsWith(`${p}/`)));
   // logical blocks: "when this happens then do that", on every durable event
   const logic = createLogicBlocks(db, pipeline, simulator, { log: (m) => app.log.warn(m) });
   // doors unlocked on a schedule (and first-person-in)

@@ -1,0 +1,52 @@
+import type { IncomingMessage } from 'node:http';
+import type { Socket } from 'node:net';
+import type { Duplex } from 'node:stream';
+import type { FastifyInstance } from 'fastify';
+
+/**
+ * A stopping server waits for what is in flight, but not for ever. Fastify's close stops taking connections, closes the
+ * idle ones and waits for every other to end: a request whose body never finishes, an upgraded socket a part forgot,
+ * a client that stopped in the middle of an upload would keep a stop (a deploy, a restore, a test's server) waiting
+ * with no end. After `graceMs` the connections still open are destroyed, and the log says how many and what they were,
+ * so the part that left one open can be found.
+ */
+/**
+ * An upgrade to a path no part of the server takes (the real-time endpoints and the edge's connection take theirs
+ * when their listeners run, before this one) is answered 404 and closed, instead of a socket left open for as long as
+ * the client likes. `taken` says which paths are some part's.
+ */
+export function refuseOtherUpgrades(app: FastifyInstance, taken: (path: string) => boolean) {
+  app.server.on('upgrade', (req: IncomingMessage, socket: Duplex) => {
+    if (taken((req.url ?? '').split('?')[0])) return;
+    socket.end('HTTP/1.1 404 Not Found\r\nConnection: close\r\nContent-Length: 0\r\n\r\n');
+  });
+}
+
+export function closeDeadline(app: FastifyInstance, graceMs: number, log: (m: string) => void) {
+  const open = new Map<Socket, string>();
+  const track = (socket: Socket) => {
+    open.set(socket, 'a connection with no request yet');
+    socket.once('close', () => open.delete(socket));
+  };
+  app.server.on('connection', track);
+  app.server.on('secureConnection', track);
+  app.server.on('request', (req) => {
+    if (open.has(req.socket)) open.set(req.socket, `${req.method} ${req.url}`);
+  });
+  app.server.on('upgrade', (req) => {
+    if (open.has(req.socket)) open.set(req.socket, `upgraded ${req.url}`);
+  });
+  let timer: NodeJS.Timeout | null = null;
+  app.addHook('preClose', async () => {
+    timer = setTimeout(() => {
+      const left = [...open].filter(([s]) => !s.destroyed);
+      if (!left.length) return;
+      log(`server stopping: ${left.length} connection(s) still open after ${graceMs} ms, closed: ${left.map(([, what]) => what).join('; ')}`);
+      for (const [s] of left) s.destroy();
+    }, graceMs);
+    timer.unref();
+  });
+  app.addHook('onClose', async () => {
+    if (timer) clearTimeout(timer);
+  });
+}
