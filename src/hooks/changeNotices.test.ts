@@ -23,7 +23,7 @@ describe('followNotices', () => {
       [DESTINATIONS.alarmCount],
       (e: string) => sent.push(e),
       () => 'read again',
-      () => undefined,
+      () => 'read again',
     );
     socket.send({ type: 'socket.connected' }); // the first connection: what changed before it is read
     await flush();
@@ -49,7 +49,7 @@ describe('followNotices', () => {
       [`${DESTINATIONS.changes}/doors`, DESTINATIONS.clocking],
       (e: string) => sent.push(e),
       () => 'read again',
-      () => undefined,
+      () => 'read again',
     );
     socket.send({ type: 'socket.connected' });
     await flush();
@@ -64,15 +64,15 @@ describe('followNotices', () => {
       [socket],
       [DESTINATIONS.alarmCount],
       (e: string) => sent.push(e),
-      () => fromBody,
-      () => undefined,
+      fromBody,
+      () => null,
     );
     followNotices(
       [socket],
       [DESTINATIONS.alarmCount],
       (e: string) => sent.push(e),
-      () => fromBody,
-      () => () => 'resynced',
+      fromBody,
+      () => 'resynced',
     );
     followNotices(
       [socket],

@@ -4,6 +4,8 @@
 // connection was down, is not heard as a notice: the connection's (re)start is the notice for it. (Until 2026-12-04
 // only a reconnect re-read the alarms and events: a dashboard read before the live connection opened, which comes
 // after the opening screen since 098b194, kept a visitor signed in meanwhile out of its count.)
+// On a cold start this is one more read of each view on screen, made when the live connection opens (after the first
+// screen is interactive): kept, because a read made before the subscription cannot know what changed after it.
 import { DESTINATIONS, serviceOfDestination, type RealtimeService } from '../../contract';
 import type { SocketActor } from '../../machines/socket';
 
@@ -13,38 +15,30 @@ export type NoticeSource = { resource: string } | { destinations: readonly strin
 /** The event to send, or, for a notice with a body, the event made from it (null: this notice is not for the actor). */
 export type NoticeEvent<E> = E | ((body: unknown) => E | null);
 
-/** The event sent after a (re)connect: by default the notice's own event when it needs no body, none otherwise. */
-export type ResyncEvent<E> = E | (() => E | null) | null;
-
 export const destinationsOf = (source: NoticeSource): readonly string[] =>
   !source ? [] : 'resource' in source ? [`${DESTINATIONS.changes}/${source.resource}`] : source.destinations;
 
-/** Follows `destinations` on the console's sockets for `send`; answers the unsubscribe. */
+/**
+ * Follows `destinations` on the console's sockets: `onNotice` makes the event a notice's body sends, `onResync` the
+ * event a (re)connect of a socket carrying one of them sends (null: none). Answers the unsubscribe.
+ */
 export function followNotices<E>(
   sockets: readonly SocketActor[],
   destinations: readonly string[],
   send: (event: E) => void,
-  make: () => NoticeEvent<E>,
-  resynced: () => ResyncEvent<E> | undefined,
+  onNotice: (body: unknown) => E | null,
+  onResync: () => E | null,
 ): () => void {
   if (destinations.length === 0) return () => undefined;
   const wanted = new Set(destinations);
   const services = new Set(destinations.map(serviceOfDestination).filter((s): s is RealtimeService => s !== null));
-  const heard = (m: { destination: string; body: unknown }) => {
-    if (!wanted.has(m.destination)) return;
-    const event = make();
-    const e = typeof event === 'function' ? (event as (body: unknown) => E | null)(m.body) : event;
+  const deliver = (e: E | null) => {
     if (e !== null) send(e);
   };
-  const again = (r: { service: RealtimeService }) => {
-    if (!services.has(r.service)) return;
-    const given = resynced();
-    const event = given === undefined ? make() : given;
-    if (event === null || (given === undefined && typeof event === 'function')) return;
-    const e = typeof event === 'function' ? (event as () => E | null)() : event;
-    if (e !== null) send(e);
-  };
-  const subs = sockets.flatMap((s) => [s.on('socket.message', heard), s.on('socket.resynced', again)]);
+  const subs = sockets.flatMap((s) => [
+    s.on('socket.message', (m) => wanted.has(m.destination) && deliver(onNotice(m.body))),
+    s.on('socket.resynced', (r) => services.has(r.service) && deliver(onResync())),
+  ]);
   return () => {
     for (const s of subs) s.unsubscribe();
   };

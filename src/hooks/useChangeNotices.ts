@@ -6,20 +6,21 @@
 // routes socket messages between actors by hand.
 import { useEffect, useRef } from 'react';
 import { useSystemActor } from './useSystemActor';
-import { destinationsOf, followNotices, type NoticeEvent, type NoticeSource, type ResyncEvent } from './changeNotices';
+import { destinationsOf, followNotices, type NoticeEvent, type NoticeSource } from './changeNotices';
 
 export type { NoticeEvent, NoticeSource } from './changeNotices';
 
 /**
  * Sends `event` to `actor` on every notice of `source` (heard on the console's three sockets, as the shell's
- * `gatehouse:` document events are), after a (re)connect of a socket carrying it (`resynced`: by default `event`
- * when it needs no body, none otherwise) and, unless `shownAgain` is false, when a kept-alive view is shown again.
+ * `gatehouse:` document events are), after a (re)connect of a socket carrying it (`resynced` makes that event, null
+ * for none: by default `event` when it needs no body, none otherwise) and, unless `shownAgain` is false, when a
+ * kept-alive view is shown again.
  */
 export function useChangeNotices<E>(
   source: NoticeSource,
   actor: { send: (event: E) => void },
   event: NoticeEvent<E>,
-  options: { shownAgain?: boolean; resynced?: ResyncEvent<E> } = {},
+  options: { shownAgain?: boolean; resynced?: () => E | null } = {},
 ) {
   const central = useSystemActor('socket.central');
   const events = useSystemActor('socket.events');
@@ -35,8 +36,8 @@ export function useChangeNotices<E>(
         [central, events, visitor],
         key ? key.split('\n') : [],
         (e: E) => actor.send(e),
-        () => make.current,
-        () => resynced.current,
+        (body) => (typeof make.current === 'function' ? (make.current as (body: unknown) => E | null)(body) : make.current),
+        () => (resynced.current ? resynced.current() : typeof make.current === 'function' ? null : make.current),
       ),
     [key, actor, central, events, visitor],
   );
