@@ -1,22 +1,15 @@
 // A resource's privilege codes come from its declaration when the specification's list does not name them (issue 48:
 // a new resource needs no line in contract/privileges.ts), labelled as the list's own are.
 import { describe, expect, it } from 'vitest';
-import { CATALOGUE, PRIVILEGES, PRIVILEGE_CODES, SPEC_PRIVILEGES, declaredPrivileges, defineResource, text } from './index';
+import { CATALOGUE, PRIVILEGES, PRIVILEGE_CODES, SPEC_PRIVILEGES, declaredPrivileges } from './index';
+import { BINS } from '../model-tests/madeUpResource';
 
-const bins = defineResource({
-  name: 'bins',
-  table: 'bins',
-  api: '/event/manage/bins',
-  route: '/configure/bins',
-  section: 'configure',
+// the made-up resource with a label of two words (lower-cased in the entries), no edit code, and a read code (no entry)
+const bins = {
+  ...BINS,
   label: { one: 'Bin', many: 'Lost-property Bins' },
-  icon: 'box',
   privileges: { view: '0.4.99.0', add: '0.4.99.1', delete: '0.4.99.3', read: ['0.4.99.9'] },
-  scope: { tenant: true },
-  fields: { name: text({ required: true, max: 100 }) },
-  list: { title: ['name'], columns: [], sort: ['name', 'asc'] },
-  form: [{ title: 'Bin', fields: ['name'] }],
-});
+};
 
 describe('the privilege catalogue', () => {
   it("gives a resource's view/add/edit/delete codes the list does not name their entries, in order", () => {

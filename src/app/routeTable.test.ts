@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { CATALOGUE, PRIVILEGE_CODES, defineResource, text } from '../../contract';
+import { CATALOGUE, PRIVILEGE_CODES } from '../../contract';
+import { BINS } from '../../model-tests/madeUpResource';
 import { ATTENDANCE_MENU, ROUTES, withDeclaredRoutes } from './routeTable';
 
 describe('the route table', () => {
@@ -58,21 +59,7 @@ describe('route icons', () => {
 });
 
 describe('routes derived from a declaration (issue 48: a resource is its declaration and its migration)', () => {
-  const bins = defineResource({
-    name: 'bins',
-    table: 'bins',
-    api: '/event/manage/bins',
-    route: '/configure/bins',
-    section: 'configure',
-    label: { one: 'Bin', many: 'Bins' },
-    description: 'Where lost property waits for its owner.',
-    icon: 'box',
-    privileges: { view: '0.4.99.0', add: '0.4.99.1', edit: '0.4.99.2', delete: '0.4.99.3' },
-    scope: { tenant: true },
-    fields: { name: text({ required: true, max: 100 }) },
-    list: { title: ['name'], columns: [], sort: ['name', 'asc'] },
-    form: [{ title: 'Bin', fields: ['name'] }],
-  });
+  const bins = BINS;
 
   it("gives a resource with a description its list, add and edit rows after its section's last row", () => {
     const rows = withDeclaredRoutes(ROUTES, [bins]);
@@ -93,6 +80,14 @@ describe('routes derived from a declaration (issue 48: a resource is its declara
     expect(withDeclaredRoutes(ROUTES, [quiet])).toEqual(ROUTES);
     const own = [...ROUTES, { ...ROUTES[0], path: '/configure/bins', section: 'configure' as const }];
     expect(withDeclaredRoutes(own, [bins])).toEqual(own);
+  });
+
+  it('places a resource of a section with no rows yet after the sections before it', () => {
+    const withoutConfigure = ROUTES.filter((r) => r.section !== 'configure');
+    const rows = withDeclaredRoutes(withoutConfigure, [bins]);
+    const at = rows.findIndex((r) => r.path === '/configure/bins');
+    expect(rows[at - 1].section).toBe('manage');
+    expect(rows[at + 3].section).toBe('hardware');
   });
 
   it('refuses a section the sidebar does not have', () => {

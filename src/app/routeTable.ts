@@ -44,14 +44,9 @@ export function withDeclaredRoutes(rows: readonly RouteDef[], resources: readonl
     const section = res.section as SectionId;
     if (!SECTIONS.some((s) => s.id === section)) throw new Error(`resource ${res.name}: no sidebar section ${res.section}`);
     const derived = res.singleton ? [settings(res)] : catalogue(res);
-    let at = out.length;
-    for (let i = out.length - 1; i >= 0; i--)
-      if (out[i].section === section) {
-        at = i + 1;
-        break;
-      }
-    if (at === out.length && !out.some((x) => x.section === section)) at = out.findIndex((x) => sectionOrder(x.section) > sectionOrder(section));
-    out.splice(at < 0 ? out.length : at, 0, ...derived);
+    // after the last row of its section, or of the sections before it (the rows are in the sections' order)
+    const at = out.findLastIndex((x) => sectionOrder(x.section) <= sectionOrder(section)) + 1;
+    out.splice(at, 0, ...derived);
     for (const d of derived) paths.add(d.path);
   }
   return out;
