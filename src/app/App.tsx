@@ -13,6 +13,7 @@ import { RouteContext } from './RouteContext';
 import { SCREENS } from './screens';
 import { Shell } from './Shell';
 import { FullPageSpinner } from '../ui/FullPageSpinner';
+import { loadPopovers } from '../ui/LazyPopover';
 import { Toasts } from './Toasts';
 import { useSystemActor } from '../hooks/useSystemActor';
 import { wireConsole } from '../hooks/wiring';
@@ -30,6 +31,8 @@ wireConsole(consoleWiring);
 export const consoleReady: Promise<void> = installIcons().catch(() => undefined);
 // issue 48: the large icons once the opening screen has what it reads (src/app/icons.ts)
 void consoleWiring.openingScreenRead.then(installLargeIcons).catch(() => undefined);
+// issue 48: the header's and the tabs' menus and tips (floating-ui) then too, unless one was used first (src/ui/LazyPopover.tsx)
+void consoleWiring.openingScreenRead.then(loadPopovers).catch(() => undefined);
 
 // Issue 48: the screen the console opens on (the dashboard, most often) is asked for with the console's code, not
 // after the shell's first render found it missing: its chunk arrives while the shell renders.

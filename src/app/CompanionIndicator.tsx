@@ -1,7 +1,7 @@
 // Header badge of the desktop companion (§1, §4): offline / found / connected, a tooltip that says what it
 // means and what to do, click to look for it now. What goes wrong is heard from the actor's emits as toasts.
 import { useEffect } from 'react';
-import { Button, Classes, PopoverNext, type Intent } from '@blueprintjs/core';
+import { Button, Classes, type Intent } from '@blueprintjs/core';
 import { useSelector } from '@xstate/react';
 import { TOAST_MS } from '../../contract';
 import {
@@ -15,6 +15,7 @@ import {
 import { notify } from '../hooks/console';
 import { say, tx, useLocale } from '../i18n';
 import { useSystemActor } from '../hooks/useSystemActor';
+import { LazyPopover } from '../ui/LazyPopover';
 
 const INTENT: Record<CompanionStatus, Intent> = { offline: 'none', found: 'warning', connected: 'success' };
 
@@ -55,7 +56,7 @@ export function CompanionIndicator() {
   const label = status === 'connected' ? tx('Companion connected') : status === 'found' ? tx('Companion found') : tx('Companion offline');
 
   return (
-    <PopoverNext
+    <LazyPopover
       interactionKind="hover-target"
       // a tip, not a dialog: the keyboard's focus stays on the button (WCAG 2.4.7). With Blueprint's default the open
       // tip took the next Tab itself, on an element that shows no focus, before the alarms button
@@ -63,13 +64,13 @@ export function CompanionIndicator() {
       enforceFocus={false}
       placement="bottom"
       popoverClassName="gh-companion-tip"
-      content={
+      content={() => (
         <div className="gh-companion-tip__body" data-testid="companion-tooltip">
           <strong>{label}</strong>
           <div>{explanation}</div>
           {status !== 'connected' && error && <div className={Classes.TEXT_MUTED}>{say(error)}</div>}
         </div>
-      }
+      )}
     >
       <Button
         variant="minimal"
@@ -84,6 +85,6 @@ export function CompanionIndicator() {
         {/* issue 10: "Offline" alone read as the console being offline */}
         <span className="gh-companion__label">{label}</span>
       </Button>
-    </PopoverNext>
+    </LazyPopover>
   );
 }

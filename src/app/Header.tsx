@@ -1,12 +1,13 @@
 // Header: menu toggle, breadcrumb, working client (+ switcher for multi-tenant users), desktop companion,
 // alarms, settings, user menu. The `data-tour` marks are the guided tour's targets (machines/tour.ts).
 import { useNavigate } from 'react-router-dom';
-import { Breadcrumb, Button, Menu, MenuDivider, MenuItem, PopoverNext, Spinner, type BreadcrumbProps } from '@blueprintjs/core';
+import { Breadcrumb, Button, Spinner, type BreadcrumbProps } from '@blueprintjs/core';
 import { useSelector } from '@xstate/react';
 import { APP_VERSION, PRIV, type Client, type PageOf } from '../../contract';
 import { selectClientId, selectHeldPrivileges, selectIsBusy, selectUser } from '../../machines/session.selectors';
 import { routeTitle, sectionTitle, tx, useT } from '../i18n';
 import { Avatar } from '../ui/Avatar';
+import { LazyPopover } from '../ui/LazyPopover';
 import { useReading } from '../hooks/useReading';
 import { LOGIN, SECTIONS, type RouteDef } from './routeTable';
 import { useSystemActor } from '../hooks/useSystemActor';
@@ -70,10 +71,10 @@ export function Header({ route, onToggleSidebar, sidebarOpen, onOpenSettings }: 
       <div className="gh-header__spacer" />
       {busy && <Spinner size={16} aria-label={tx('Working')} />}
       {user?.multiTenancyEnabled ? (
-        <PopoverNext
+        <LazyPopover
           placement="bottom-end"
           className="gh-header__client"
-          content={
+          content={({ Menu, MenuDivider, MenuItem }) => (
             <Menu className="gh-client-menu" aria-label={tx('Switch client')}>
               <MenuDivider title={tx('Working client')} />
               {(clients.output?.items ?? []).map((c) => (
@@ -89,14 +90,14 @@ export function Header({ route, onToggleSidebar, sidebarOpen, onOpenSettings }: 
               <MenuDivider />
               <MenuItem icon="office" text={tx('Manage clients')} onClick={() => navigate('/manage/clients')} />
             </Menu>
-          }
+          )}
         >
           <Button variant="minimal" icon="office" endIcon="caret-down" data-testid="client-switcher" aria-label={`${clientName}, ${tx('Switch client')}`}>
             <span data-testid="current-client" className="gh-current-client">
               {clientName}
             </span>
           </Button>
-        </PopoverNext>
+        </LazyPopover>
       ) : current ? (
         <span className="gh-current-client gh-current-client--static" data-testid="current-client">
           <span className="bp6-icon-office" /> {current.name}
@@ -105,9 +106,9 @@ export function Header({ route, onToggleSidebar, sidebarOpen, onOpenSettings }: 
       <CompanionIndicator />
       {held.has(PRIV.alarms.view) && <AlarmsButton />}
       <Button variant="minimal" icon="cog" aria-label={t('settings')} onClick={onOpenSettings} data-testid="settings-button" data-tour="settings" />
-      <PopoverNext
+      <LazyPopover
         placement="bottom-end"
-        content={
+        content={({ Menu, MenuDivider, MenuItem }) => (
           <Menu aria-label={t('userMenu')}>
             <MenuDivider title={user ? `${user.name} (${user.username})` : ''} />
             <MenuItem icon="user" text={t('profile')} onClick={() => navigate('/profile')} />
@@ -122,7 +123,7 @@ export function Header({ route, onToggleSidebar, sidebarOpen, onOpenSettings }: 
             <MenuDivider />
             <MenuItem icon="log-out" text={t('signOut')} intent="danger" onClick={signOut} />
           </Menu>
-        }
+        )}
       >
         {/* named by what it shows and then what it is (WCAG 2.5.3 label in name): "Alex Admin, User menu" */}
         <Button variant="minimal" className="gh-user-button" data-testid="user-menu" data-tour="profile">
@@ -130,7 +131,7 @@ export function Header({ route, onToggleSidebar, sidebarOpen, onOpenSettings }: 
           <span className="gh-user-button__name">{user?.name}</span>
           <span className="gh-sr-only">{user ? `, ${t('userMenu')}` : t('userMenu')}</span>
         </Button>
-      </PopoverNext>
+      </LazyPopover>
     </header>
   );
 }
