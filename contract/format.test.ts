@@ -12,18 +12,14 @@ import {
   formatRelativeTime,
   formatSize,
   formatTimeAgo,
-  formatDateTimeInput,
   isLatestVersion,
-  parseDateInput,
-  parseDateTimeInput,
-  readDateTimeInput,
   relativeTime,
   resolveTimeZone,
   timeAgo,
-  toUtcIso,
   todayInZone,
   zoneLabel,
 } from './format';
+import { formatDateTimeInput, parseDateInput, parseDateTimeInput, readDateTimeInput, toUtcIso } from './dateInput';
 import { clientToday } from './resources/derive';
 
 describe('formatNumber', () => {

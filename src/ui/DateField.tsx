@@ -5,7 +5,8 @@
 // in the one format. Every form's date (the catalogue's date fields, the attendance and report periods) is this one.
 import { useState, type FocusEvent } from 'react';
 import { InputGroup, type Intent } from '@blueprintjs/core';
-import { DATE_PLACEHOLDER, formatDate, parseDateInput } from '../../contract';
+import { DATE_PLACEHOLDER, formatDate } from '../../contract';
+import { parseDateInput } from '../../contract/dateInput';
 import { useLocale } from '../i18n';
 
 export interface DateFieldProps {

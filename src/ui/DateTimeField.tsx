@@ -9,7 +9,8 @@
 import { useState } from 'react';
 import { InputGroup } from '@blueprintjs/core';
 import type { DateFieldProps } from './DateField';
-import { DATE_TIME_PLACEHOLDER, formatDateTimeInput, readDateTimeInput } from '../../contract';
+import { DATE_TIME_PLACEHOLDER } from '../../contract';
+import { formatDateTimeInput, readDateTimeInput } from '../../contract/dateInput';
 import { tCat, useLocale, type Locale } from '../i18n';
 import { labelled, violationText } from '../i18n/violations';
 import { useDisplayZone } from './time';

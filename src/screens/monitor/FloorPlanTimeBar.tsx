@@ -5,7 +5,8 @@
 import { useState } from 'react';
 import { Button, ButtonGroup, Callout, HTMLSelect, Slider, Tag } from '@blueprintjs/core';
 import { useSelector } from '@xstate/react';
-import { formatInZone, toUtcIso } from '../../../contract';
+import { formatInZone } from '../../../contract';
+import { toUtcIso } from '../../../contract/dateInput';
 import { FLOOR_PLAN_PLAY_SPEEDS } from '../../../contract/floorPlanHistory';
 import { FLOOR_PLAN_WINDOWS, type FloorPlanTimeActor } from '../../../machines/floorPlanTime';
 import {
