@@ -5,6 +5,7 @@
 import { array, boolean, enums, integer, literal, nullable, object, optional, size, string, type, type Infer } from 'superstruct';
 import { Event, STATUS_CODES } from './realtime';
 import { idInt, int32, requiredText } from './primitives';
+import { SentenceKey } from './messages';
 
 export const EVENT_CODES = {
   interfaceOnline: 1012,
@@ -196,7 +197,8 @@ export function defaultInstructionsCode(eventCode: number, instructions: string 
   return d && instructions === d.instructions ? d.code : undefined;
 }
 
-export const AlarmType = type({ eventCode: integer(), name: string(), priority: integer(), instructions: string() });
+/** An alarm type; `instructionsCode` when its instructions are the built-in ones (issue 48: said by the key). */
+export const AlarmType = type({ eventCode: integer(), name: string(), priority: integer(), instructions: string(), instructionsCode: optional(SentenceKey) });
 export type AlarmType = Infer<typeof AlarmType>;
 
 export type AlarmState = 'raised' | 'acknowledged' | 'processed';

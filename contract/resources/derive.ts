@@ -40,6 +40,7 @@ const LIST_PAGE_MAX = 1000;
 /** The one place a field kind becomes a struct (the primitives of contract/primitives.ts). */
 export { PATTERN_PREFIX, formatOfHelp } from './patternMessage';
 import { PATTERN_PREFIX, formatOfHelp } from './patternMessage';
+import { ROW_SAID } from './rowSaid';
 
 export function structOf(f: AnyField): Struct<any, any> {
   let s: Struct<any, any>;
@@ -244,7 +245,7 @@ export function dayFromTodayViolation(field: string, day: unknown, today: string
   if (days < 0) return { field, ...beforeToday(today) };
   if (days <= withinDays) return null;
   if (withinDays !== 0 && withinDays < DAYS_AHEAD_MAX) return { field, ...beyondToday(withinDays) };
-  return { field, message: withinDays === 0 ? 'must be today' : 'must be within a year' };
+  return { field, ...(withinDays === 0 ? ROW_SAID.mustBeToday : ROW_SAID.withinYear) };
 }
 
 /** The rules that hold across fields, on plain values (the form's and the server's). A rule of today's date
@@ -293,7 +294,7 @@ export function checkAllRules(r: ResourceDeclaration<any>, values: Record<string
       (values[k] as Record<string, unknown>[]).forEach((row, i) => {
         const v = row?.[ck];
         if (v === undefined || v === null || v === '') return;
-        if (seen.has(v)) out.push({ field: `${k}.${i}.${ck}`, message: 'is repeated in this form' });
+        if (seen.has(v)) out.push({ field: `${k}.${i}.${ck}`, ...ROW_SAID.repeatedInForm });
         seen.add(v);
       });
     }

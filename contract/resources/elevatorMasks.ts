@@ -10,8 +10,8 @@ export const FLOOR_LIST = /^\s*\d{1,3}(\s*-\s*\d{1,3})?(\s*,\s*\d{1,3}(\s*-\s*\d
 export const MAX_FLOOR = 199;
 
 /** The floors of a list ("1-3, 5" → 1, 2, 3, 5), or the problem with it. */
-export function parseFloors(list: string): { floors: Set<number> } | { problem: string | Sentence } {
-  if (!FLOOR_LIST.test(list)) return { problem: 'must be floor numbers and ranges, e.g. 1-3, 5' };
+export function parseFloors(list: string): { floors: Set<number> } | { problem: Sentence } {
+  if (!FLOOR_LIST.test(list)) return { problem: fill('floors.notList', 'must be floor numbers and ranges, e.g. 1-3, 5', {}) };
   const floors = new Set<number>();
   for (const part of list.split(',')) {
     const [a, b = a] = part.split('-').map((x) => Number(x.trim()));

@@ -16,8 +16,8 @@ describe('floor lists', () => {
       problem: { message: 'has a range that runs backwards (5-3)', code: 'floors.rangeBackwards', values: { range: '5-3' } },
     });
     expect(parseFloors('1, 250')).toEqual({ problem: { message: 'must name floors up to 199', code: 'floors.aboveHighest', values: { max: 199 } } });
-    expect(parseFloors('lobby')).toEqual({ problem: 'must be floor numbers and ranges, e.g. 1-3, 5' });
-    expect(parseFloors('')).toMatchObject({ problem: expect.any(String) });
+    expect(parseFloors('lobby')).toEqual({ problem: { message: 'must be floor numbers and ranges, e.g. 1-3, 5', code: 'floors.notList', values: {} } });
+    expect(parseFloors('')).toMatchObject({ problem: { code: 'floors.notList' } });
   });
 });
 

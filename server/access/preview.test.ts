@@ -136,7 +136,7 @@ describe('what-if preview', () => {
       values: { name: 'X', doors: [{ doorId: theirDoor, scheduleId: always }], members: [] },
     });
     expect(foreign.status).toBe(400);
-    expect(foreign.body.violations).toEqual([{ field: 'doors.0.doorId', message: 'does not exist' }]);
+    expect(foreign.body.violations).toEqual([{ field: 'doors.0.doorId', message: 'does not exist', code: 'record.doesNotExist', values: {} }]);
     const badWindow = await preview({
       resource: 'schedules',
       id: weekdays,

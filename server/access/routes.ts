@@ -20,7 +20,7 @@ import {
 } from '../../contract';
 import { FIXED_SAID, validate } from '../../contract/schemas';
 import type { Db } from '../db/db';
-import { HttpError, fill, body, clientOf, idParam, principal } from '../http/kit';
+import { HttpError, fill, body, clientOf, idParam, principal, INVALID_REQUEST } from '../http/kit';
 import { audit } from '../audit/trail';
 import type { HardwarePort } from '../doors/port';
 import { dropPresence, presenceOf, zoneCounts, zoneOccupants } from '../doors/presence';
@@ -50,7 +50,7 @@ export function accessRoutes(app: FastifyInstance, { simulator, db }: { simulato
     const clientId = clientOf(req);
     const id = idParam(req, 'Access zone');
     const zone = await accessZone(db, clientId, id);
-    if (!zone) throw new HttpError(404, 'Access zone not found');
+    if (!zone) throw new HttpError(404, fill('record.notFound', '{what} not found', { what: 'Access zone' }));
     return { clientId, zone };
   }
   app.get(`${ZONES}/occupancy`, { config: { privileges: [PRIV.accessZones.view] } }, async (req): Promise<ZoneOccupancy> => {
@@ -90,27 +90,27 @@ export function accessRoutes(app: FastifyInstance, { simulator, db }: { simulato
     const r = PREVIEWED[input.resource];
     const id = input.id ?? null;
     const code = id === null ? r.privileges.add! : r.privileges.edit!;
-    if (!principal(req).entries.some((e) => e.privilegeIds.includes(code))) throw new HttpError(403, 'Forbidden');
+    if (!principal(req).entries.some((e) => e.privilegeIds.includes(code))) throw new HttpError(403, fill('privilege.forbidden', 'Forbidden', {}));
     const checked = validate(input.values, inputSchema(r));
-    if (!checked.ok) throw new HttpError(400, 'Validation failed', checked.violations);
+    if (!checked.ok) throw new HttpError(400, INVALID_REQUEST, checked.violations);
     const rules = checkAllRules(r, input.values);
-    if (rules.length) throw new HttpError(400, 'Validation failed', rules);
+    if (rules.length) throw new HttpError(400, INVALID_REQUEST, rules);
     const v = checked.value as Record<string, any>;
     const index = await simulator.access.get(clientId);
     const unknownRef: Violation[] = [];
     let change: AccessChange;
     if (input.resource === 'accessGroups') {
-      if (id !== null && !index.groups.has(id)) throw new HttpError(404, 'Access group not found');
+      if (id !== null && !index.groups.has(id)) throw new HttpError(404, fill('record.notFound', '{what} not found', { what: 'Access group' }));
       const doors = (v.doors ?? []) as { doorId: number; scheduleId: number }[];
       doors.forEach((d, i) => {
-        if (!index.doors.has(d.doorId)) unknownRef.push({ field: `doors.${i}.doorId`, message: 'does not exist' });
-        if (!index.schedules.has(d.scheduleId)) unknownRef.push({ field: `doors.${i}.scheduleId`, message: 'does not exist' });
+        if (!index.doors.has(d.doorId)) unknownRef.push({ field: `doors.${i}.doorId`, ...fill('record.doesNotExist', 'does not exist', {}) });
+        if (!index.schedules.has(d.scheduleId)) unknownRef.push({ field: `doors.${i}.scheduleId`, ...fill('record.doesNotExist', 'does not exist', {}) });
       });
       const members = (v.members ?? []) as number[];
-      if (members.some((m) => !index.identities.has(m))) unknownRef.push({ field: 'members', message: 'does not exist' });
+      if (members.some((m) => !index.identities.has(m))) unknownRef.push({ field: 'members', ...fill('record.doesNotExist', 'does not exist', {}) });
       change = { kind: 'accessGroups', id, name: v.name, doors, members };
     } else if (input.resource === 'schedules') {
-      if (id !== null && !index.schedules.has(id)) throw new HttpError(404, 'Schedule not found');
+      if (id !== null && !index.schedules.has(id)) throw new HttpError(404, fill('record.notFound', '{what} not found', { what: 'Schedule' }));
       const special: Record<string, DayWindow[]> = {};
       for (const w of (v.specialWindows ?? []) as { kind: string; start: string; end: string }[]) (special[w.kind] ??= []).push({ start: w.start, end: w.end });
       change = {
@@ -122,21 +122,21 @@ export function accessRoutes(app: FastifyInstance, { simulator, db }: { simulato
       };
     } else {
       const rows = await specialDates(db, clientId);
-      if (id !== null && !rows.some((x) => x.id === id)) throw new HttpError(404, 'Special date not found');
+      if (id !== null && !rows.some((x) => x.id === id)) throw new HttpError(404, fill('record.notFound', '{what} not found', { what: 'Special date' }));
       const dates = rows.filter((x) => x.id !== id).map((x) => ({ date: x.date, yearly: x.yearly, kind: x.kind, name: x.name }));
       dates.push({ date: v.date, yearly: !!v.yearly, kind: v.kind, name: v.name });
       change = { kind: 'specialDates', calendar: new SpecialCalendar(dates) };
     }
-    if (unknownRef.length) throw new HttpError(400, 'Validation failed', unknownRef);
+    if (unknownRef.length) throw new HttpError(400, INVALID_REQUEST, unknownRef);
     return previewAccess(index, change, Date.now());
   });
 
   app.get(EXPLAIN_PATH, { config: { privileges: [PRIV.events.view, PRIV.eventReport] } }, async (req) => {
     const clientId = clientOf(req);
     const raw = (req.params as { id?: string }).id ?? '';
-    if (!/^\d{1,15}$/.test(raw)) throw new HttpError(400, 'Validation failed', [{ field: 'id', ...FIXED_SAID.notWhole }]);
+    if (!/^\d{1,15}$/.test(raw)) throw new HttpError(400, INVALID_REQUEST, [{ field: 'id', ...FIXED_SAID.notWhole }]);
     const out = await simulator.explain(clientId, Number(raw));
-    if (!out) throw new HttpError(404, 'Swipe event not found');
+    if (!out) throw new HttpError(404, fill('swipeEvent.notFound', 'Swipe event not found', {}));
     return out;
   });
 }

@@ -9,7 +9,7 @@ import { subtree } from '../auth/access';
 import type { Db } from '../db/db';
 import { insertAudit } from '../db/queries/audit';
 import { divisionsOf } from '../db/queries/divisions';
-import { HttpError, body, clientOf, divisionsFor, principal } from '../http/kit';
+import { HttpError, body, clientOf, divisionsFor, principal, INVALID_REQUEST } from '../http/kit';
 import { iso } from '../db/values';
 import { audit } from '../audit/trail';
 import type { HardwarePort } from '../doors/port';
@@ -61,21 +61,22 @@ export function threatRoutes(app: FastifyInstance, { db, simulator, publish }: {
     const all = await divisionsOf(db, clientId);
     const divisionId = input.divisionId ?? null;
     if (divisionId !== null) {
-      if (!subtree(all, divisionId).length || !controlled.includes(divisionId)) throw new HttpError(404, 'Division not found');
+      if (!subtree(all, divisionId).length || !controlled.includes(divisionId))
+        throw new HttpError(404, fill('record.notFound', '{what} not found', { what: 'Division' }));
     } else if (input.levelId !== null && all.some((d) => !controlled.includes(d.id))) {
       // setting for the whole client needs all of it; lowering is decided by where the level in force holds (below)
-      throw new HttpError(403, 'You control the doors of some divisions only: choose one of them');
+      throw new HttpError(403, fill('door.chooseDivision', 'You control the doors of some divisions only: choose one of them', {}));
     }
     const before = await stateOf(db, clientId);
     // the level in force is changed (replaced or lowered) only by who controls every door it covers: one row holds
     // it for the whole client, so a site's operator must not lower or narrow another site's or the whole client's
     if (before.level && (before.divisionId === null ? all.some((d) => !controlled.includes(d.id)) : !controlled.includes(before.divisionId))) {
-      throw new HttpError(403, 'The threat level in force covers doors you do not control');
+      throw new HttpError(403, fill('threatLevel.doorsNotYours', 'The threat level in force covers doors you do not control', {}));
     }
     let level: { id: number; name: string; mode: string } | null = null;
     if (input.levelId !== null) {
       const found = await threatLevel(db, clientId, input.levelId);
-      if (!found) throw new HttpError(400, 'Validation failed', [{ field: 'levelId', message: 'is not a threat level of this client' }]);
+      if (!found) throw new HttpError(400, INVALID_REQUEST, [{ field: 'levelId', message: 'is not a threat level of this client' }]);
       level = found;
     }
     const until = level && input.minutes ? new Date(Date.now() + input.minutes * 60_000).toISOString() : null;

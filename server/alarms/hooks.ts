@@ -3,7 +3,7 @@
 // locks the row, audits the action and sends the change notice; the consoles are told after the commit.
 import { PRIV } from '../../contract';
 import type { ResourceHooks } from '../crud/hooks';
-import { HttpError, saidOf } from '../http/kit';
+import { HttpError, saidOf, fill } from '../http/kit';
 import type { Publish } from '../monitor/events';
 import { ManagementError, type AlarmManagement } from './management';
 
@@ -18,7 +18,7 @@ export const alarmShelvingHooks = (publish?: Publish): ResourceHooks => ({
       privilege: PRIV.alarms.shelve,
       async run(ctx, before) {
         const m = publish && byPublish.get(publish);
-        if (!m) throw new HttpError(503, 'Alarm management is not running');
+        if (!m) throw new HttpError(503, fill('alarmManagement.notRunning', 'Alarm management is not running', {}));
         try {
           await m.endShelving(ctx.tx, ctx.clientId!, before.id, ctx.username);
         } catch (e) {

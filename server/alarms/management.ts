@@ -33,6 +33,9 @@ import {
 } from '../db/queries/alarmManagement';
 import { insertAudit } from '../db/queries/audit';
 import { fill } from '../http/kit';
+import { ALARM_NOT_FOUND, ALARM_PROCESSED } from '../monitor/alarms';
+
+const BAD_REQUEST = fill('request.bad', 'Bad request', {});
 import { iso } from '../db/values';
 import { createAlarms } from '../monitor/alarms';
 import type { Publish } from '../monitor/events';
@@ -179,7 +182,8 @@ export function createAlarmManagement(db: Db, publish: Publish, o: { log?: (m: s
     async shelve(clientId: number, pointId: string, minutes: number, reason: string, actor: string, audit: Audit): Promise<Shelving> {
       const shelving = await db.transaction(async (tx) => {
         const known = await alarmPointName(tx, clientId, pointId);
-        if (!known) throw new ManagementError(400, 'Bad request', [{ field: 'pointId', message: 'has raised no alarm in this client' }]);
+        if (!known)
+          throw new ManagementError(400, BAD_REQUEST, [{ field: 'pointId', ...fill('alarm.pointRaisedNone', 'has raised no alarm in this client', {}) }]);
         // a shelving whose time is up but not yet swept ends now, so the source can be shelved again
         for (const s of await expireStaleShelvings(tx, clientId, pointId))
           await unshelveAlarms(tx, clientId, s.id, 'system', 'The shelving ended by itself', new Date(s.until));
@@ -210,7 +214,8 @@ export function createAlarmManagement(db: Db, publish: Publish, o: { log?: (m: s
 
     /** End a running shelving now (the catalogue's `end` action, inside its transaction). */
     async endShelving(tx: Db, clientId: number, shelvingId: number, actor: string): Promise<number> {
-      if (!(await endShelvingNow(tx, clientId, shelvingId, actor))) throw new ManagementError(409, 'The shelving has already ended');
+      if (!(await endShelvingNow(tx, clientId, shelvingId, actor)))
+        throw new ManagementError(409, fill('alarm.shelvingEnded', 'The shelving has already ended', {}));
       return unshelveAlarms(tx, clientId, shelvingId, actor, `Shelving ended by ${actor}`, null);
     },
     afterUnshelve,
@@ -218,21 +223,26 @@ export function createAlarmManagement(db: Db, publish: Publish, o: { log?: (m: s
     async forward(clientId: number, eventId: number, b: ForwardAlarmBody, actor: string, audit: Audit) {
       const to = (b.userId ?? null) !== null ? 'user' : (b.groupId ?? null) !== null ? 'group' : null;
       if (!to || ((b.userId ?? null) !== null && (b.groupId ?? null) !== null))
-        throw new ManagementError(400, 'Bad request', [{ field: 'userId', message: 'name an operator or an operator group, one of them' }]);
+        throw new ManagementError(400, BAD_REQUEST, [
+          { field: 'userId', ...fill('alarm.forwardToOne', 'name an operator or an operator group, one of them', {}) },
+        ]);
       const note = b.note.trim();
       const done = await db.transaction(async (tx) => {
         const alarm = await alarmWithEvent(tx, clientId, eventId);
-        if (!alarm) throw new ManagementError(404, 'Alarm not found');
-        if (alarm.state === 'processed') throw new ManagementError(409, 'The alarm is already processed');
+        if (!alarm) throw new ManagementError(404, ALARM_NOT_FOUND);
+        if (alarm.state === 'processed') throw new ManagementError(409, ALARM_PROCESSED);
         let name: string, users: number[];
         if (to === 'user') {
           const u = await activeClientOperator(tx, clientId, b.userId);
-          if (!u) throw new ManagementError(400, 'Bad request', [{ field: 'userId', message: 'is not an operator of this client' }]);
+          if (!u) throw new ManagementError(400, BAD_REQUEST, [{ field: 'userId', ...fill('operator.notOfClient', 'is not an operator of this client', {}) }]);
           name = u.name || u.username;
           users = [Number(u.id)];
         } else {
           const g = await clientOperatorGroup(tx, clientId, b.groupId);
-          if (!g) throw new ManagementError(400, 'Bad request', [{ field: 'groupId', message: 'is not an operator group of this client' }]);
+          if (!g)
+            throw new ManagementError(400, BAD_REQUEST, [
+              { field: 'groupId', ...fill('operatorGroup.notOfClient', 'is not an operator group of this client', {}) },
+            ]);
           name = g.name;
           users = await membersOf(tx, Number(g.id));
         }

@@ -16,7 +16,7 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { heldPrivilegeIds, hasPrivilege, isNoTokenPath } from '../../contract';
 import type { Db } from '../db/db';
-import { HttpError, type Principal } from '../http/kit';
+import { HttpError, type Principal, fill } from '../http/kit';
 import { privilegeEntries } from './access';
 import { accountReachRows, holdsPlatformRole, serviceAccountUserIds } from '../db/queries/accountScope';
 
@@ -116,7 +116,7 @@ export async function assertAccountWithinClients(
 /** 403 unless the principal is a platform operator: objects of the whole installation. */
 export async function assertPlatformOperator(db: Db, p: Pick<Principal, 'userId'>): Promise<void> {
   if (!(await isPlatformOperator(db, p.userId)))
-    throw new HttpError(403, 'This belongs to the whole installation, not one client: only a platform operator can change it');
+    throw new HttpError(403, fill('record.platformOnly', 'This belongs to the whole installation, not one client: only a platform operator can change it', {}));
 }
 
 /**

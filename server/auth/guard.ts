@@ -5,7 +5,7 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { API, API_KEY_HEADER, GRANTS_HEADER, JWT_INVALID, TENANT_HEADER, grantsTag, hasPrivilege, heldPrivilegeIds, isNoTokenPath } from '../../contract';
 import type { Db } from '../db/db';
-import { HttpError } from '../http/kit';
+import { HttpError, fill } from '../http/kit';
 import { authenticateApiKey, isApiKey } from './apiKeys';
 import type { createRequestCache } from './requestCache';
 import type { TokenClaims } from './tokens';
@@ -40,7 +40,8 @@ export function authGuard({ db, cache, openSession }: GuardDeps) {
     if (apiKey !== null) {
       // issue 11: a service account's API key works in its own client only, with its role's privileges
       const k = await authenticateApiKey(db, cache, apiKey, { ip: req.ip, userAgent: String(req.headers['user-agent'] ?? '') });
-      if (!k) throw new HttpError(401, 'A valid API key is required (it may be revoked, its account disabled or its session ended)');
+      if (!k)
+        throw new HttpError(401, fill('apiKey.required', 'A valid API key is required (it may be revoked, its account disabled or its session ended)', {}));
       const entries = await cache.entries(k.userId, k.clientId);
       req.principal = {
         userId: k.userId,
@@ -52,7 +53,7 @@ export function authGuard({ db, cache, openSession }: GuardDeps) {
         divisionIds: cache.divisionIds,
       };
       if (cfg.privileges && !hasPrivilege(req.principal.held, cfg.privileges, cfg.mode ?? 'ONLY_ONE')) {
-        throw new HttpError(403, 'You do not have the privilege for this action');
+        throw new HttpError(403, fill('privilege.missing', 'You do not have the privilege for this action', {}));
       }
       return;
     }
@@ -64,14 +65,15 @@ export function authGuard({ db, cache, openSession }: GuardDeps) {
     if (typeof tenant === 'string' && tenant !== '') {
       // IAM mode: the header selects the client, and it must be one the user holds grants in
       const wanted = Number(tenant);
-      if (!Number.isInteger(wanted) || !(await cache.clientIds(userId)).includes(wanted)) throw new HttpError(403, 'No access to that client');
+      if (!Number.isInteger(wanted) || !(await cache.clientIds(userId)).includes(wanted))
+        throw new HttpError(403, fill('client.noAccess', 'No access to that client', {}));
       clientId = wanted;
     }
     const entries = await cache.entries(userId, clientId);
     req.principal = { userId, username: claims.username, clientId, jti: claims.jti, entries, held: heldPrivilegeIds(entries), divisionIds: cache.divisionIds };
     reply.header(GRANTS_HEADER, grantsTag(entries)); // the console re-reads its grants when this moves (issue 11)
     if (cfg.privileges && !hasPrivilege(req.principal.held, cfg.privileges, cfg.mode ?? 'ONLY_ONE')) {
-      throw new HttpError(403, 'You do not have the privilege for this action');
+      throw new HttpError(403, fill('privilege.missing', 'You do not have the privilege for this action', {}));
     }
   };
 }

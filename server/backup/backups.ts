@@ -39,13 +39,13 @@ import { openPglite, type Db } from '../db/db';
 import { autoBackupSettingsRow, schemaVersionOf } from '../db/queries/backup';
 import { loadMigrations } from '../db/migrate';
 import { piped } from '../streams';
-import { HttpError, fill } from '../http/kit';
+import { HttpError, fill, INVALID_REQUEST } from '../http/kit';
 import { PGDMP_MAGIC, connectionOf, findPgTools, noTools, pgArchiveSchema, pgArchiveWhole, pgDump, type PgTools } from './postgres';
 
 const gzipAsync = promisify(gzip);
 
 /** What the routes say on an embedded server given no backup directory (the server tests' servers). */
-export const NO_BACKUP_DIR = 'This server was started without a place to keep backups (BACKUP_DIR)';
+export const NO_BACKUP_DIR = fill('backup.noBackupDir', 'This server was started without a place to keep backups (BACKUP_DIR)', {});
 
 /** The newest migration this server knows: a backup of a newer one cannot be restored here. */
 export const latestSchema = () => Math.max(...loadMigrations().map((m) => m.id));
@@ -89,7 +89,7 @@ export function listBackups(dir: string, engine: BackupEngine = 'pglite'): Backu
 /** One stored backup (404 for anything else: a malformed id is never a path). */
 export function backupOf(dir: string, id: string, engine: BackupEngine = 'pglite'): BackupInfo {
   const found = BACKUP_ID.test(id) ? listBackups(dir, engine).find((b) => b.id === id) : undefined;
-  if (!found) throw new HttpError(404, 'Backup not found');
+  if (!found) throw new HttpError(404, fill('record.notFound', '{what} not found', { what: 'Backup' }));
   return found;
 }
 export const backupFile = (dir: string, id: string, engine: BackupEngine = 'pglite') => imagePath(dir, backupOf(dir, id, engine).id, engine);
@@ -148,7 +148,8 @@ export async function pgToolsOf(db: Db): Promise<PgTools> {
 
 /** The database URL the tools connect with: the server's own (DATABASE_URL), on the database its pool is on. */
 export function pgConnection(db: Db, databaseUrl = process.env.DATABASE_URL) {
-  if (!databaseUrl) throw new HttpError(409, 'This server was not given its database\u2019s URL (DATABASE_URL): its backups cannot be taken here');
+  if (!databaseUrl)
+    throw new HttpError(409, fill('backup.noDatabaseUrl', 'This server was not given its database’s URL (DATABASE_URL): its backups cannot be taken here', {}));
   return connectionOf(db, databaseUrl);
 }
 
@@ -185,7 +186,7 @@ export function pruneAutoBackups(dir: string, keep: number, engine: BackupEngine
   return autos.slice(keep).map((b) => deleteBackup(dir, b.id, engine).id);
 }
 
-const badFile = (message: string) => new HttpError(400, 'Validation failed', [{ field: 'file', message }]);
+const badFile = (message: string) => new HttpError(400, INVALID_REQUEST, [{ field: 'file', message }]);
 const PG_NOT_PGLITE =
   'is a backup of PostgreSQL (a pg_dump archive): this server keeps its data in the embedded database and restores only its .tar.gz backups';
 const PGLITE_NOT_PG =
@@ -226,7 +227,7 @@ export const INSPECT_TIMEOUT_MS = 120_000;
  * not newer than this server's.
  */
 export async function inspectImage(path: string): Promise<{ schemaVersion: number; clients: number }> {
-  const bad = (message: string) => new HttpError(400, 'Validation failed', [{ field: 'file', message }]);
+  const bad = (message: string) => new HttpError(400, INVALID_REQUEST, [{ field: 'file', message }]);
   const magic = new Uint8Array(await (await fileBlob(path)).slice(0, 5).arrayBuffer());
   if (Buffer.from(magic).equals(PGDMP_MAGIC)) throw bad(PG_NOT_PGLITE);
   if (magic.length < 2 || magic[0] !== 0x1f || magic[1] !== 0x8b) throw bad('is not a Gatehouse backup (a .tar.gz this server made)');
@@ -283,16 +284,14 @@ export async function receiveBackup(dir: string, body: Readable, takenBy: string
       bytes += chunk.length;
       if (bytes > BACKUP_UPLOAD_MAX_BYTES)
         next(
-          new HttpError(413, 'Validation failed', [
-            { field: 'file', message: `is larger than a backup may be (${BACKUP_UPLOAD_MAX_BYTES / 1024 / 1024} MiB)` },
-          ]),
+          new HttpError(413, INVALID_REQUEST, [{ field: 'file', message: `is larger than a backup may be (${BACKUP_UPLOAD_MAX_BYTES / 1024 / 1024} MiB)` }]),
         );
       else next(null, chunk);
     },
   });
   try {
     await piped(body, limit, createWriteStream(part, { mode: 0o600 }));
-    if (!bytes) throw new HttpError(400, 'Validation failed', [{ field: 'file', message: 'is empty: choose a backup file' }]);
+    if (!bytes) throw new HttpError(400, INVALID_REQUEST, [{ field: 'file', message: 'is empty: choose a backup file' }]);
     const schemaVersion = pg ? await inspectPgArchive(pg, part) : (await inspectImage(part)).schemaVersion;
     const info: BackupInfo = { id, takenAt: at.toISOString(), kind: 'uploaded', takenBy, bytes, schemaVersion, engine };
     store(dir, id, null, info);

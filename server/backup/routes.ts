@@ -24,7 +24,7 @@ import { migrate } from '../db/migrate';
 import { forward } from '../streams';
 import { auditEntryOf, insertAudit, platformAudit } from '../db/queries/audit';
 import { advanceAuthEpoch, auditedBackupIds, authEpoch, endConsoleSessions } from '../db/queries/backup';
-import { HttpError, principal } from '../http/kit';
+import { HttpError, principal, fill, INVALID_REQUEST } from '../http/kit';
 import { audit } from '../audit/trail';
 import {
   NO_BACKUP_DIR,
@@ -82,7 +82,7 @@ export function backupRoutes(app: FastifyInstance, { db, backups }: { db: Db; ba
   let restoring = false;
 
   app.get(API.backups, { config }, async (): Promise<BackupList> => {
-    if (!where) return { available: false, engine, reason: NO_BACKUP_DIR, items: [], lastRestore: null };
+    if (!where) return { available: false, engine, reason: NO_BACKUP_DIR.message, items: [], lastRestore: null };
     // (found once, then remembered: the console asks every 2 s while a restore runs)
     const missing =
       engine === 'postgres'
@@ -100,7 +100,7 @@ export function backupRoutes(app: FastifyInstance, { db, backups }: { db: Db; ba
   });
 
   app.post(API.backups, { config }, async (req, reply) => {
-    if (restoring) throw new HttpError(409, 'A restore is under way: the server restarts in a moment');
+    if (restoring) throw new HttpError(409, fill('backup.restoringRestart', 'A restore is under way: the server restarts in a moment', {}));
     const info = await takeBackup(db, dir(), 'manual', principal(req).username, backups?.databaseUrl);
     await audit(db, req, { clientId: null, action: 'create', entity: 'backup', entityId: info.id, before: null, after: info });
     return reply.code(201).send(info);
@@ -130,7 +130,7 @@ export function backupRoutes(app: FastifyInstance, { db, backups }: { db: Db; ba
       // (on PostgreSQL without fit tools: 409 before a byte of the body is read; an archive could not be checked)
       const pg = engine === 'postgres' ? await pgTools() : undefined;
       if (!req.body || typeof (req.body as Readable).pipe !== 'function') {
-        throw new HttpError(415, 'Validation failed', [
+        throw new HttpError(415, INVALID_REQUEST, [
           {
             field: 'file',
             message: pg
@@ -143,7 +143,7 @@ export function backupRoutes(app: FastifyInstance, { db, backups }: { db: Db; ba
       // and a body sent without one is counted as it streams and cut off at the limit (never held: it goes to disk)
       const max = backups?.maxUploadBytes ?? BACKUP_UPLOAD_MAX_BYTES;
       const tooLarge = () =>
-        new HttpError(413, 'Validation failed', [{ field: 'file', message: `is larger than a backup may be (${Math.round(max / 1024 / 1024)} MiB)` }]);
+        new HttpError(413, INVALID_REQUEST, [{ field: 'file', message: `is larger than a backup may be (${Math.round(max / 1024 / 1024)} MiB)` }]);
       const declared = Number(req.headers['content-length'] ?? 0);
       // (the connection is closed after the answer: the rest of the body is dropped, never stored)
       if (declared > max) {
@@ -191,7 +191,7 @@ export function backupRoutes(app: FastifyInstance, { db, backups }: { db: Db; ba
       gunzip.on('data', (c: Buffer) => {
         unpacked += c.length;
         if (problem || (unpacked <= maxUnpacked && unpacked <= BACKUP_MAX_RATIO * Math.max(seen, 1024 * 1024))) return;
-        problem = new HttpError(413, 'Validation failed', [
+        problem = new HttpError(413, INVALID_REQUEST, [
           {
             field: 'file',
             message:
@@ -234,12 +234,19 @@ export function backupRoutes(app: FastifyInstance, { db, backups }: { db: Db; ba
     const info = backupOf(target, (req.params as { id: string }).id, engine);
     if (engine === 'postgres') return restorePostgres(req, reply, target, info);
     if (!backups?.restart)
-      throw new HttpError(409, 'This server cannot restart itself to restore a backup: start it with npm start, or restore the data directory by hand');
-    if (restoring) throw new HttpError(409, 'A restore is under way: the server restarts in a moment');
+      throw new HttpError(
+        409,
+        fill(
+          'backup.cannotRestart',
+          'This server cannot restart itself to restore a backup: start it with npm start, or restore the data directory by hand',
+          {},
+        ),
+      );
+    if (restoring) throw new HttpError(409, fill('backup.restoringRestart', 'A restore is under way: the server restarts in a moment', {}));
     // issue 45: the stored image is opened apart first (a file damaged on disk since is refused here with 400, instead
     // of failing once the services have stopped)
     await inspectImage(backupFile(target, info.id));
-    if (restoring) throw new HttpError(409, 'A restore is under way: the server restarts in a moment');
+    if (restoring) throw new HttpError(409, fill('backup.restoringRestart', 'A restore is under way: the server restarts in a moment', {}));
     restoring = true;
     const actor = principal(req).username;
     let before;
@@ -314,7 +321,7 @@ export function backupRoutes(app: FastifyInstance, { db, backups }: { db: Db; ba
   async function restorePostgres(req: FastifyRequest, reply: FastifyReply, target: string, info: BackupInfo) {
     const tools = await pgTools();
     const conn = await pgConnection(db, backups?.databaseUrl);
-    if (restoring) throw new HttpError(409, 'A restore is under way: everyone signs in again in a moment');
+    if (restoring) throw new HttpError(409, fill('backup.restoringSignInAgain', 'A restore is under way: everyone signs in again in a moment', {}));
     restoring = true;
     const actor = principal(req).username;
     let before;

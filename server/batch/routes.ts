@@ -26,7 +26,7 @@ import {
 } from '../../contract';
 import { validate } from '../../contract/schemas';
 import type { Db } from '../db/db';
-import { HttpError, fill, clientOf, divisionsFor, idParam, principal } from '../http/kit';
+import { HttpError, fill, clientOf, divisionsFor, idParam, principal, INVALID_REQUEST } from '../http/kit';
 import { audit } from '../audit/trail';
 import { TABULAR_TYPES, csvHead, csvText } from '../http/tabular';
 import { crudResource, type CrudResource } from '../crud/context';
@@ -69,7 +69,7 @@ const sse = (event: string, data: unknown) => `event: ${event}\ndata: ${JSON.str
 
 async function loadTemplate(db: Db, clientId: number, id: number): Promise<Template> {
   const row = await q.batchTemplate(db, clientId, id);
-  if (!row) throw new HttpError(404, 'Batch template not found');
+  if (!row) throw new HttpError(404, fill('record.notFound', '{what} not found', { what: 'Batch template' }));
   return { ...row, columns: await q.batchTemplateColumns(db, id) };
 }
 
@@ -90,7 +90,7 @@ export async function prepareRows(
   if (missing.length)
     throw new HttpError(
       400,
-      'Validation failed',
+      INVALID_REQUEST,
       missing.map((c) => ({ field: 'file', message: `has no column "${c.header}" (template ${tpl.name} maps it)` })),
     );
   const defs: UserFieldDef[] = await userFieldDefs(db, clientId);
@@ -297,7 +297,7 @@ export function batchRoutes(app: FastifyInstance, opts: { db: Db; publish?: Publ
     const clientId = clientOf(req);
     const id = idParam(req, 'Batch upload');
     const upload = await q.batchUpload<ReadyRow, RowError>(db, clientId, id);
-    if (!upload) throw new HttpError(404, 'Batch upload not found');
+    if (!upload) throw new HttpError(404, fill('record.notFound', '{what} not found', { what: 'Batch upload' }));
     return { clientId, upload };
   }
 
@@ -317,9 +317,9 @@ export function batchRoutes(app: FastifyInstance, opts: { db: Db; publish?: Publ
       const asked = (req.query ?? {}) as Record<string, unknown>;
       const tid = /^\d{1,9}$/.test(String(asked.templateId ?? '')) ? Number(asked.templateId) : NaN;
       if (!Number.isInteger(tid) || tid < 1)
-        throw new HttpError(400, 'Validation failed', [{ field: 'templateId', message: 'is required: pick a batch template' }]);
+        throw new HttpError(400, INVALID_REQUEST, [{ field: 'templateId', message: 'is required: pick a batch template' }]);
       if (!Buffer.isBuffer(req.body))
-        throw new HttpError(415, 'Validation failed', [{ field: 'file', message: 'must be sent as the body (text/csv or an .xlsx)' }]);
+        throw new HttpError(415, INVALID_REQUEST, [{ field: 'file', message: 'must be sent as the body (text/csv or an .xlsx)' }]);
       const tpl = await loadTemplate(db, clientId, tid);
       const { editDivisions } = scopeOf(req, tpl);
       const sheet = await readSheet(req.body);

@@ -16,7 +16,7 @@ import {
 } from '../../contract';
 import type { Db } from '../db/db';
 import { tenant } from '../db/tenant';
-import { HttpError, divisionsFor, principal } from '../http/kit';
+import { HttpError, divisionsFor, principal, INVALID_REQUEST } from '../http/kit';
 import { optionCodesOf, pgError, type CrudResource } from './context';
 import type { CrudContext, Row } from './hooks';
 import type { Scope } from './sql';
@@ -26,6 +26,12 @@ export const notYours = (what: string) => fill('record.notYoursToUse', 'is not a
 
 export function writeChecks(crud: CrudResource) {
   const { r, hooks, sql, fields, entity } = crud;
+  /** A value another row has (issue 48): the declaration's own sentence by its catalogue key (src/i18n/catalogue.ts
+   *  catKey.unique: `resource.<name>[.child.<field>].unique.<field>`), else the generic one with its key. */
+  const alreadyUsed = (path: string, name: string, f: AnyField, child?: string): Violation =>
+    f.uniqueMessage
+      ? { field: path, message: f.uniqueMessage, code: `resource.${r.name}${child ? `.child.${child}` : ''}.unique.${name}`, values: {} }
+      : { field: path, ...fill('record.alreadyUsed', 'is already used by another {what}', { what: entity }) };
   async function references(dbx: Db, req: FastifyRequest, scope: Scope, input: Record<string, unknown>): Promise<Violation[]> {
     const out: Violation[] = [];
     const p = principal(req);
@@ -85,8 +91,7 @@ export function writeChecks(crud: CrudResource) {
       const params: unknown[] = [input[k], id ?? 0];
       let where = `${columnOf(k, f)} = $1 and id <> $2`;
       if (f.unique === 'tenant' && r.scope.tenant === true) where += ` and ${tenant(params, scope.clientId)}`;
-      if ((await dbx.query(`select 1 from ${r.table} where ${where} limit 1`, params)).rows.length)
-        out.push({ field: k, message: f.uniqueMessage ?? `is already used by another ${entity}` });
+      if ((await dbx.query(`select 1 from ${r.table} where ${where} limit 1`, params)).rows.length) out.push(alreadyUsed(k, k, f));
     }
     for (const [k, f] of Object.entries(fields)) {
       if (f.kind !== 'children' || !Array.isArray(input[k])) continue;
@@ -98,8 +103,7 @@ export function writeChecks(crud: CrudResource) {
           const params: unknown[] = [row[ck], id ?? 0];
           let where = `${columnOf(ck, cf)} = $1 and ${c.parent} <> $2`;
           if (cf.unique === 'tenant' && clientId !== null) where += ` and ${tenant(params, clientId)}`;
-          if ((await dbx.query(`select 1 from ${c.table} where ${where} limit 1`, params)).rows.length)
-            out.push({ field: `${k}.${i}.${ck}`, message: cf.uniqueMessage ?? `is already used by another ${entity}` });
+          if ((await dbx.query(`select 1 from ${c.table} where ${where} limit 1`, params)).rows.length) out.push(alreadyUsed(`${k}.${i}.${ck}`, ck, cf, k));
         }
       }
     }
@@ -116,8 +120,7 @@ export function writeChecks(crud: CrudResource) {
         .split(',')
         .map((s) => s.trim()) ?? [];
     const hit = (name: string, f: AnyField) => cols.includes(columnOf(name, f)) || (err.constraint ?? '').includes(columnOf(name, f));
-    for (const [k, f] of sql.writableFields())
-      if (f.unique && hit(k, f)) return { field: k, message: f.uniqueMessage ?? `is already used by another ${entity}` };
+    for (const [k, f] of sql.writableFields()) if (f.unique && hit(k, f)) return alreadyUsed(k, k, f);
     for (const [k, f] of Object.entries(fields)) {
       if (f.kind !== 'children') continue;
       for (const [ck, cf] of Object.entries(f.children!.fields)) {
@@ -127,10 +130,10 @@ export function writeChecks(crud: CrudResource) {
           0,
           ((input[k] as Record<string, unknown>[]) ?? []).findIndex((x) => String(x[ck]) === value),
         );
-        return { field: `${k}.${i}.${ck}`, message: cf.uniqueMessage ?? `is already used by another ${entity}` };
+        return alreadyUsed(`${k}.${i}.${ck}`, ck, cf, k);
       }
     }
-    return { field: '(body)', message: 'is already there' };
+    return { field: '(body)', ...fill('record.alreadyThere', 'is already there', {}) };
   }
 
   /** An extensible resource's `udf` against the tenant's user-defined fields: cleaned in place, violations named udf.<key>. */
@@ -162,7 +165,7 @@ export function writeChecks(crud: CrudResource) {
     ];
     // a field the generic checks and a hook both refuse is named once (the first reason)
     const once = v.filter((x, i) => v.findIndex((y) => y.field === x.field) === i);
-    if (once.length) throw new HttpError(400, 'Validation failed', once);
+    if (once.length) throw new HttpError(400, INVALID_REQUEST, once);
   }
   return { checks, uniqueViolation };
 }

@@ -114,7 +114,7 @@ export function crudResource(r: ResourceDeclaration<any>, opts: CrudOptions) {
     if (typeof v === 'string' && !scope.rowValues.values.includes(v)) {
       const family = fam.of.find((f) => f.values.includes(v));
       throw new HttpError(403, fill('record.notOfThisKind', 'You may not save a {what} of this kind', { what: entity }), [
-        { field: fam.field, message: `needs privilege ${family?.add ?? family?.edit ?? family?.view ?? '?'}` },
+        { field: fam.field, ...fill('privilege.neededForField', 'needs privilege {code}', { code: family?.add ?? family?.edit ?? family?.view ?? '?' }) },
       ]);
     }
   }

@@ -3,7 +3,7 @@
 import { Readable } from 'node:stream';
 import type { FastifyInstance } from 'fastify';
 import { actionCodes, labelOf } from '../../contract';
-import { HttpError } from '../http/kit';
+import { HttpError, INVALID_REQUEST, fill } from '../http/kit';
 import { audit } from '../audit/trail';
 import { clientZone, sendTable, stamp, type Table } from '../http/tabular';
 import type { CrudResource } from './context';
@@ -40,10 +40,13 @@ export function exportRoutes(app: FastifyInstance, crud: CrudResource) {
       // `titles=1`: the header names the columns as the screens do ("Employee no."), for a person's download
       const titled = raw.titles === '1' || raw.titles === 'true';
       if (raw.titles !== undefined && !titled && raw.titles !== '0' && raw.titles !== 'false')
-        throw new HttpError(400, 'Validation failed', [{ field: 'titles', message: 'must be 1 or 0' }]);
+        throw new HttpError(400, INVALID_REQUEST, [{ field: 'titles', ...fill('value.notOneOrZero', 'must be 1 or 0', {}) }]);
       delete raw.format;
       delete raw.titles;
-      if (!formats.includes(format)) throw new HttpError(400, 'Validation failed', [{ field: 'format', message: `must be one of ${formats.join(', ')}` }]);
+      if (!formats.includes(format))
+        throw new HttpError(400, INVALID_REQUEST, [
+          { field: 'format', ...fill('value.notOneOf', 'must be one of {choices}', { choices: formats.join(', ') }) },
+        ]);
       const f = parseList(raw);
       const scope = await scopeOf(db, req, actionCodes(r, 'view'));
       const params: unknown[] = [];

@@ -2,7 +2,7 @@
 // pickers (ids, q; the title as the label).
 import type { FastifyInstance } from 'fastify';
 import { LIST_COUNT_CAP, PAGE_SIZE, SEARCH_COUNT_CAP, actionCodes, apartFieldsOf, parseSort, sortableFields } from '../../contract';
-import { HttpError, principal } from '../http/kit';
+import { HttpError, principal, fill, INVALID_REQUEST } from '../http/kit';
 import { labelCodesOf, optionCodesOf, type CrudResource } from './context';
 
 const OPTIONS_LIMIT = 50;
@@ -131,10 +131,10 @@ export function optionsRoutes(app: FastifyInstance, crud: CrudResource) {
       const text = typeof raw.q === 'string' ? raw.q.slice(0, 200).trim() : '';
       const ids = typeof raw.ids === 'string' && raw.ids !== '' ? raw.ids.split(',').map(Number) : [];
       if (ids.some((n) => !Number.isInteger(n) || n < 1 || n > 2_147_483_647) || ids.length > 1000)
-        throw new HttpError(400, 'Validation failed', [{ field: 'ids', message: 'must be whole numbers separated by commas' }]);
+        throw new HttpError(400, INVALID_REQUEST, [{ field: 'ids', ...fill('list.notWholeNumbers', 'must be whole numbers separated by commas', {}) }]);
       // a viewer of a record naming these rows reads the names of its ids; searching them is for who may pick them
       const picks = optionCodes.some((c) => principal(req).held.has(c));
-      if (!ids.length && !picks) throw new HttpError(403, 'You do not have the privilege for this action');
+      if (!ids.length && !picks) throw new HttpError(403, fill('privilege.missing', 'You do not have the privilege for this action', {}));
       const scope = await scopeOf(db, req, picks ? optionCodes : labelCodes);
       const params: unknown[] = [];
       let where = sql.scopeWhere(scope, params);

@@ -95,6 +95,6 @@ export async function checkOwnPerson(dbx: Db, r: ResourceDeclaration<any>, scope
   );
   if (!rows.length)
     throw new HttpError(403, fill('record.onlyForYourself', 'You may add a {what} only for yourself', { what: r.label.one.toLowerCase() }), [
-      { field, message: 'may only be you' },
+      { field, ...fill('record.onlyYou', 'may only be you', {}) },
     ]);
 }

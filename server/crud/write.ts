@@ -7,7 +7,7 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { FIXED_SAID, actionCodes, columnOf, inputSchema, type UserFieldDef } from '../../contract';
 import type { Db } from '../db/db';
-import { HttpError, fill, body, idParam } from '../http/kit';
+import { HttpError, fill, body, idParam, INVALID_REQUEST } from '../http/kit';
 import { audit } from '../audit/trail';
 import { writeChecks } from './checks';
 import type { CrudContext, Row } from './hooks';
@@ -87,7 +87,7 @@ export function rowWriter(crud: CrudResource) {
       const v = uniqueViolation(e, input);
       if (!v) throw e;
       if (own) await dbx.query('rollback to savepoint crud_write');
-      throw new HttpError(400, 'Validation failed', [v]);
+      throw new HttpError(400, INVALID_REQUEST, [v]);
     }
   }
 
@@ -227,7 +227,7 @@ export function writeRoutes(app: FastifyInstance, crud: CrudResource) {
       if (secretsMissing.length)
         throw new HttpError(
           400,
-          'Validation failed',
+          INVALID_REQUEST,
           secretsMissing.map(([k]) => ({ field: k, ...FIXED_SAID.required })),
         );
       const scope = await scopeOf(db, req, addCodes);

@@ -112,7 +112,7 @@ export function edgeReaderRoutes(app: FastifyInstance, { db, hub, publish }: { d
       const clientId = clientOf(req);
       const id = idOf(req);
       const controller = id ? await clientControllerId(db, clientId, id) : undefined;
-      if (controller === undefined) throw new HttpError(404, 'Controller not found');
+      if (controller === undefined) throw new HttpError(404, fill('record.notFound', '{what} not found', { what: 'Controller' }));
       return answerOf(db, hub, controller);
     },
   );
@@ -122,7 +122,7 @@ export function edgeReaderRoutes(app: FastifyInstance, { db, hub, publish }: { d
     const clientId = clientOf(req);
     const id = idOf(req);
     const r = id ? await clientCardReader(db, clientId, id) : undefined;
-    if (!r) throw new HttpError(404, 'Card reader not found');
+    if (!r) throw new HttpError(404, fill('record.notFound', '{what} not found', { what: 'Card reader' }));
     return answerOf(db, hub, Number(r.controller_id), { address: Number(r.address), cardReader: { id: Number(r.id), name: r.name } });
   });
 
@@ -138,7 +138,9 @@ export function edgeReaderRoutes(app: FastifyInstance, { db, hub, publish }: { d
     const q = (req.query ?? {}) as Record<string, unknown>;
     for (const k of ['addresses', 'speeds'])
       if (q[k] !== undefined && q[k] !== 'all')
-        throw new HttpError(400, 'Scan: addresses and speeds take only all', [{ field: k, message: 'must be all when given' }]);
+        throw new HttpError(400, fill('osdp.scanAllOnly', 'Scan: addresses and speeds take only all', {}), [
+          { field: k, ...fill('osdp.allWhenGiven', 'must be all when given', {}) },
+        ]);
     const wide = q.addresses === 'all' || q.speeds === 'all';
     const live = [
       ...new Set(
@@ -181,14 +183,16 @@ export function edgeReaderRoutes(app: FastifyInstance, { db, hub, publish }: { d
     const clientId = clientOf(req);
     const id = idOf(req);
     const reader = id ? await clientCardReader(db, clientId, id) : undefined;
-    if (!reader) throw new HttpError(404, 'Card reader not found');
+    if (!reader) throw new HttpError(404, fill('record.notFound', '{what} not found', { what: 'Card reader' }));
     if (!reader.edge)
       throw new HttpError(
         409,
         fill('osdp.notOnEdgeToPair', '{reader} is not on a Gatehouse Edge controller: there is no OSDP reader to pair', { reader: reader.name }),
       );
     if (reader.address > 126)
-      throw new HttpError(400, 'Bus address must be 0–126 for an OSDP reader', [{ field: 'address', message: 'must be 0–126 for an OSDP reader' }]);
+      throw new HttpError(400, fill('osdp.busAddressOutOfRange', 'Bus address must be 0–126 for an OSDP reader', {}), [
+        { field: 'address', ...fill('osdp.busAddressRange', 'must be 0–126 for an OSDP reader', {}) },
+      ]);
     let result;
     try {
       result = await hub.command(Number(reader.controller_id), { type: 'repair', address: Number(reader.address) }, reader.name);
@@ -244,14 +248,16 @@ interface EdgeReader {
 /** The card reader (404 for another client's), on an edge controller (409 otherwise), at an OSDP bus address. */
 async function edgeReaderOf(db: Db, clientId: number, id: number | null): Promise<EdgeReader> {
   const r = id ? await clientCardReader(db, clientId, id) : undefined;
-  if (!r) throw new HttpError(404, 'Card reader not found');
+  if (!r) throw new HttpError(404, fill('record.notFound', '{what} not found', { what: 'Card reader' }));
   if (!r.edge)
     throw new HttpError(
       409,
       fill('osdp.notOnEdgeToMove', '{reader} is not on a Gatehouse Edge controller: there is no OSDP reader to move', { reader: r.name }),
     );
   if (r.address > 126)
-    throw new HttpError(400, 'Bus address must be 0–126 for an OSDP reader', [{ field: 'address', message: 'must be 0–126 for an OSDP reader' }]);
+    throw new HttpError(400, fill('osdp.busAddressOutOfRange', 'Bus address must be 0–126 for an OSDP reader', {}), [
+      { field: 'address', ...fill('osdp.busAddressRange', 'must be 0–126 for an OSDP reader', {}) },
+    ]);
   const reported = (typeof r.osdp_readers === 'string' ? JSON.parse(r.osdp_readers) : (r.osdp_readers ?? [])) as EdgeReaderStatus[];
   const baud = reported.find((x) => x.address === Number(r.address))?.baud ?? null;
   return { id: Number(r.id), name: r.name, address: Number(r.address), controller_id: Number(r.controller_id), baud };
@@ -267,14 +273,18 @@ async function comsetWanted(db: Db, reader: EdgeReader, asked: OsdpComsetRequest
   const to = asked.address ?? reader.address;
   const baud = asked.baud ?? reader.baud;
   if (baud === null)
-    throw new HttpError(400, 'Speed is required: the edge has not reported the speed of its line yet', [{ field: 'baud', ...FIXED_SAID.required }]);
+    throw new HttpError(400, fill('osdp.speedRequired', 'Speed is required: the edge has not reported the speed of its line yet', {}), [
+      { field: 'baud', ...FIXED_SAID.required },
+    ]);
   if (to === reader.address && baud === reader.baud)
-    throw new HttpError(400, 'The reader is at this bus address and speed already: nothing to change', [{ field: 'address', message: 'is the reader’s now' }]);
+    throw new HttpError(400, fill('osdp.nothingToChange', 'The reader is at this bus address and speed already: nothing to change', {}), [
+      { field: 'address', ...fill('osdp.isReadersNow', 'is the reader’s now', {}) },
+    ]);
   if (to !== reader.address) {
     const taken = await cardReaderAt(db, reader.controller_id, to, reader.id);
     if (taken !== undefined)
       throw new HttpError(400, fill('osdp.addressTaken', 'Bus address {address} is {name}’s on this controller', { address: to, name: taken }), [
-        { field: 'address', message: 'has another card reader' },
+        { field: 'address', ...fill('osdp.hasOtherReader', 'has another card reader', {}) },
       ]);
   }
   return { to, baud: baud as (typeof OSDP_BAUD_RATES)[number] };

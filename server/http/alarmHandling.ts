@@ -21,7 +21,7 @@ import {
 } from '../../contract/alarmHandling';
 import { eventDivisions } from '../auth/eventScope';
 import type { Db } from '../db/db';
-import { HttpError, clientOf, principal, query } from './kit';
+import { HttpError, clientOf, principal, query, INVALID_REQUEST } from './kit';
 import { iso } from '../db/values';
 import { sendTable, type Column } from './tabular';
 import {
@@ -227,7 +227,7 @@ export function alarmHandlingRoutes(app: FastifyInstance, { db }: { db: Db }) {
     const clientId = clientOf(req);
     const q = query(req.query, AlarmHandlingQuery, []);
     const problem = alarmPeriodProblem(q.from, q.to);
-    if (problem) throw new HttpError(400, 'Validation failed', [problem]);
+    if (problem) throw new HttpError(400, INVALID_REQUEST, [problem]);
     const report = await alarmHandlingReport(db, clientId, q.from, q.to, await eventDivisions(principal(req), [PRIV.alarmHandlingReport]));
     if (!q.format || q.format === 'json') return report;
     async function* rows() {

@@ -6,9 +6,10 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { API, AcknowledgeUpdate, AlarmAction, AlarmHistoryEntry, AlarmType, Event, PRIV, ProcessAlarmBody } from '../../contract';
 import type { Db } from '../db/db';
 import { AlarmError, type Pipeline } from '../monitor/pipeline';
-import { HttpError, body, clientOf, idParam, principal } from './kit';
+import { HttpError, body, clientOf, idParam, principal, saidOf } from './kit';
 import { audit } from '../audit/trail';
 import { alarmTypesOf } from '../db/queries/eventQueries';
+import { instructionsKey } from '../monitor/events';
 import { array, integer, type } from 'superstruct';
 import type { RouteDoc } from '../openapi/declared';
 
@@ -27,7 +28,7 @@ const mapped = async <T>(run: () => Promise<T>): Promise<T> => {
   try {
     return await run();
   } catch (e) {
-    if (e instanceof AlarmError) throw new HttpError(e.status, e.message);
+    if (e instanceof AlarmError) throw new HttpError(e.status, saidOf(e));
     throw e;
   }
 };
@@ -72,7 +73,13 @@ export function alarmRoutes(app: FastifyInstance, { db, pipeline }: { db: Db; pi
     const clientId = clientOf(req);
     const rows = await alarmTypesOf(db, clientId);
     return rows
-      .map((r) => ({ eventCode: r.event_code, name: r.name, priority: r.priority, instructions: r.instructions }))
+      .map((r) => ({
+        eventCode: r.event_code,
+        name: r.name,
+        priority: r.priority,
+        instructions: r.instructions,
+        ...instructionsKey(r.event_code, r.instructions),
+      }))
       .sort((a, b) => a.priority - b.priority || a.eventCode - b.eventCode);
   });
 }

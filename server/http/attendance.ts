@@ -26,7 +26,7 @@ import {
 } from '../../contract';
 import { attendanceClock, attendanceDay, attendanceDays, buildTimesheet, countedPeriod, summarise } from '../db/queries/attendance';
 import type { Db } from '../db/db';
-import { HttpError, body, clientOf, divisionsFor, principal, query } from './kit';
+import { HttpError, body, clientOf, divisionsFor, principal, query, INVALID_REQUEST } from './kit';
 import { audit } from '../audit/trail';
 import { sendTable, type Column } from './tabular';
 
@@ -42,7 +42,7 @@ async function* each<T>(rows: T[], cells: (r: T) => unknown[]) {
  *  with the violation naming the field. */
 function checkPeriod(q: { from: string; to: string }) {
   const problem = periodProblem(q.from, q.to);
-  if (problem) throw new HttpError(400, 'Validation failed', [{ field: problem.field, message: problem.message }]);
+  if (problem) throw new HttpError(400, INVALID_REQUEST, [{ field: problem.field, message: problem.message }]);
 }
 
 export function attendanceRoutes(app: FastifyInstance, { db, publish }: { db: Db; publish?: (clientId: number, destination: string, body: unknown) => void }) {

@@ -31,7 +31,7 @@ import { iamRoutes } from '../auth/iam/routes';
 import { recordUnknownFailure, unknownLockedUntil } from '../db/queries/signInFailures';
 import * as users from '../db/queries/users';
 import type { UserRow } from '../db/queries/users';
-import { HttpError, body, principal } from './kit';
+import { HttpError, body, principal, fill, INVALID_REQUEST } from './kit';
 import { audit } from '../audit/trail';
 import { boolean, integer, optional, string, type } from 'superstruct';
 import type { RouteDoc } from '../openapi/declared';
@@ -95,7 +95,7 @@ export function storedSettings(stored: unknown): Settings {
 }
 
 // §: the answer never says which part was wrong, nor whether the user exists
-const INVALID = 'Invalid username or password';
+const INVALID = fill('signIn.invalid', 'Invalid username or password', {});
 
 export function userBody(u: UserRow, roles: string[]) {
   return {
@@ -198,7 +198,9 @@ export function authRoutes(
     if (!u) throw new HttpError(401, INVALID);
     const policy = await userSettings(db, u.id, { lockout, sessionLifetimeS: tokenLifetimeS });
     if (await passwordExpired(db, u.id, policy))
-      throw new HttpError(403, 'Your password has expired: change it to sign in', [{ field: 'password', message: 'has expired' }]);
+      throw new HttpError(403, fill('password.expiredChangeToSignIn', 'Your password has expired: change it to sign in', {}), [
+        { field: 'password', ...fill('password.hasExpired', 'has expired', {}) },
+      ]);
     const second = await mfa.afterPassword(u);
     if (second) return reply.send(second);
     return reply.send(await sessionBody(db, tokens, { ...u, failed_attempts: 0, locked_until: null }, req, policy.sessionLifetimeMinutes * 60));
@@ -250,7 +252,8 @@ export function authRoutes(
   app.put(API.meClient, { config: { touches: 'self', ...DOCS.client } }, async (req, reply) => {
     const p = principal(req);
     const { clientId } = body(req.body, SelectClientRequest);
-    if (clientId !== null && !(await clientIdsOf(db, p.userId)).includes(clientId)) throw new HttpError(403, 'You have no access to that client');
+    if (clientId !== null && !(await clientIdsOf(db, p.userId)).includes(clientId))
+      throw new HttpError(403, fill('client.youHaveNoAccess', 'You have no access to that client', {}));
     await users.selectClient(db, p.userId, clientId);
     await endSession(db, p.jti); // the old token carried the old client: it ends here
     return reply.send(await sessionBody(db, tokens, await me(p.userId), req));
@@ -276,14 +279,16 @@ export function authRoutes(
   app.post(API.resetFinish, { config: { ...limited, credential: true, ...DOCS.resetFinish } }, async (req) => {
     const input = body(req.body, ResetFinishRequest);
     const hash = sha256(input.token);
-    const expired = new HttpError(400, 'This reset link is invalid or has expired', [{ field: 'token', message: 'is invalid or has expired' }]);
+    const expired = new HttpError(400, fill('password.resetLinkInvalid', 'This reset link is invalid or has expired', {}), [
+      { field: 'token', ...fill('password.resetTokenIsInvalid', 'is invalid or has expired', {}) },
+    ]);
     await db.transaction(async (tx) => {
       const r = await resetTokenByHash(tx, hash);
       if (!r || r.used || new Date(r.expires_at).getTime() < Date.now()) throw expired;
       if (!(await useResetToken(tx, hash))) throw expired;
       const policy = await userSettings(tx, r.user_id, { lockout, sessionLifetimeS: tokenLifetimeS });
       const v = await newPasswordViolations(tx, r.user_id, input.newPassword, policy, 'newPassword');
-      if (v.length) throw new HttpError(400, 'Validation failed', v);
+      if (v.length) throw new HttpError(400, INVALID_REQUEST, v);
       await setPasswordKeepingHistory(tx, r.user_id, await hashPassword(input.newPassword));
       const home = await users.homeClientOf(tx, r.user_id);
       await audit(tx, req, {
@@ -309,10 +314,10 @@ export function authRoutes(
     const input = body(req.body, ChangePasswordRequest);
     const u = await checkPassword(req, input.username, input.oldPassword);
     if (u === 'locked') throw new HttpError(423, LOCKED);
-    if (!u) throw new HttpError(400, 'Validation failed', [{ field: 'oldPassword', message: 'is not the current password' }]);
+    if (!u) throw new HttpError(400, INVALID_REQUEST, [{ field: 'oldPassword', ...fill('password.isNotCurrent', 'is not the current password', {}) }]);
     const policy = await userSettings(db, u.id, { lockout, sessionLifetimeS: tokenLifetimeS });
     const v = await newPasswordViolations(db, u.id, input.newPassword, policy, 'newPassword');
-    if (v.length) throw new HttpError(400, 'Validation failed', v);
+    if (v.length) throw new HttpError(400, INVALID_REQUEST, v);
     // issue 45: every other session of the account ends with the change; the one that asked (a signed-in console
     // changing its own password: this route is open, the sign-in page uses it for an expired password) goes on
     const bearer = req.headers.authorization?.startsWith('Bearer ') ? req.headers.authorization.slice(7) : null;

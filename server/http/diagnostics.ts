@@ -6,7 +6,7 @@ import type { FastifyInstance } from 'fastify';
 import { ControllerDiagnostic, ControllerHubRow, IPV4, PATTERN_PREFIX, PRIV, PingAnswer, controllersResource } from '../../contract';
 import type { Db } from '../db/db';
 import { eventOfRow } from '../monitor/pipeline';
-import { HttpError, fill, clientOf } from './kit';
+import { HttpError, fill, clientOf, INVALID_REQUEST } from './kit';
 import { iso } from '../db/values';
 import { controllerByAddress, controllerHubRows, controllerWiring, latestEventsOf } from '../db/queries/diagnostics';
 import { array, type } from 'superstruct';
@@ -23,7 +23,7 @@ const base = `${controllersResource.api}/diagnostic/:ipAddress`;
 
 async function controllerAt(db: Db, clientId: number, ip: unknown) {
   if (typeof ip !== 'string' || !IPV4.test(ip))
-    throw new HttpError(400, 'Validation failed', [{ field: 'ipAddress', message: `${PATTERN_PREFIX}IPv4, e.g. 10.1.0.11` }]);
+    throw new HttpError(400, INVALID_REQUEST, [{ field: 'ipAddress', message: `${PATTERN_PREFIX}IPv4, e.g. 10.1.0.11` }]);
   const c = await controllerByAddress(db, clientId, ip);
   if (!c) throw new HttpError(404, fill('diagnostics.noControllerAt', 'No controller at {ip}', { ip }));
   return c;

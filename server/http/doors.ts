@@ -31,7 +31,7 @@ import { divisionsOf } from '../db/queries/divisions';
 import { subtree } from '../auth/access';
 import { HardwareError, type HardwarePort, type RelockHook } from '../doors/port';
 import { commandEach } from '../edge/commands';
-import { HttpError, fill, saidOf, body, clientOf, divisionsFor, principal, query } from './kit';
+import { HttpError, fill, saidOf, body, clientOf, divisionsFor, principal, query, INVALID_REQUEST } from './kit';
 import { iso } from '../db/values';
 import { audit } from '../audit/trail';
 import type { RouteDoc } from '../openapi/declared';
@@ -91,12 +91,14 @@ export function doorRoutes(
   app.post(`${API.doors}/:id/commands`, { config: { privileges: [PRIV.doors.control], touches: 'client', ...DOCS.command } }, async (req) => {
     const clientId = clientOf(req);
     const id = Number((req.params as { id?: string }).id);
-    if (!Number.isInteger(id) || id < 1 || id > 2_147_483_647) throw new HttpError(404, 'Door not found');
+    if (!Number.isInteger(id) || id < 1 || id > 2_147_483_647) throw new HttpError(404, fill('record.notFound', '{what} not found', { what: 'Door' }));
     const { command, force } = body(req.body, DoorCommandBody);
-    if (!(await doorVisible(db, clientId, divisionsFor(principal(req), [PRIV.doors.control]), id))) throw new HttpError(404, 'Door not found');
+    if (!(await doorVisible(db, clientId, divisionsFor(principal(req), [PRIV.doors.control]), id)))
+      throw new HttpError(404, fill('record.notFound', '{what} not found', { what: 'Door' }));
     // a locked-down door opens for nobody, forced or not, until the lockdown is released
     const door = await doorModeAndName(db, id);
-    if (door?.mode === 'locked-down' && command !== 'lock') throw new HttpError(409, 'This door is locked down: release the lockdown first');
+    if (door?.mode === 'locked-down' && command !== 'lock')
+      throw new HttpError(409, fill('door.lockedDown', 'This door is locked down: release the lockdown first', {}));
     // a threat level that holds the doors locked holds them against commands too, until it is lowered
     const hold = command === 'lock' ? null : threatHold((await simulator.access.get(clientId)).doors.get(id), Date.now());
     if (hold)
@@ -118,7 +120,7 @@ export function doorRoutes(
     let divisions = controlled;
     if (divisionId !== undefined && divisionId !== null) {
       const inside = subtree(await divisionsOf(db, clientId), divisionId);
-      if (!inside.length || !controlled.includes(divisionId)) throw new HttpError(404, 'Division not found');
+      if (!inside.length || !controlled.includes(divisionId)) throw new HttpError(404, fill('record.notFound', '{what} not found', { what: 'Division' }));
       divisions = inside.filter((d) => controlled.includes(d));
     }
     const ids = await db.transaction(async (tx) => {
@@ -143,8 +145,9 @@ export function doorRoutes(
   // ---------- door QR codes [0.4.5.5] (issue 12) ----------
   const doorOf = async (req: Parameters<typeof clientOf>[0], code: string) => {
     const id = Number((req.params as { id?: string }).id);
-    if (!Number.isInteger(id) || id < 1 || id > 2_147_483_647) throw new HttpError(404, 'Door not found');
-    if (!(await doorVisible(db, clientOf(req), divisionsFor(principal(req), [code]), id))) throw new HttpError(404, 'Door not found');
+    if (!Number.isInteger(id) || id < 1 || id > 2_147_483_647) throw new HttpError(404, fill('record.notFound', '{what} not found', { what: 'Door' }));
+    if (!(await doorVisible(db, clientOf(req), divisionsFor(principal(req), [code]), id)))
+      throw new HttpError(404, fill('record.notFound', '{what} not found', { what: 'Door' }));
     return id;
   };
   app.get(`${API.doors}/qr`, { config: { privileges: [PRIV.doors.qr], touches: 'client', ...DOCS.qr } }, async (req): Promise<{ items: DoorQrRow[] }> => {
@@ -174,13 +177,13 @@ export function doorRoutes(
     const q = query(req.query, QrCodeQuery);
     const at = q.at === undefined ? Date.now() : Date.parse(q.at);
     if (at > Date.now() + 1000)
-      throw new HttpError(400, 'Validation failed', [
+      throw new HttpError(400, INVALID_REQUEST, [
         { field: 'at', message: 'must not be in the future (a code not yet current would be a key handed out early)' },
       ]);
     const door = await doorQrSecret(db, id);
-    if (!door?.qr_secret) throw new HttpError(409, 'This door takes no QR codes: turn them on first');
+    if (!door?.qr_secret) throw new HttpError(409, fill('door.noQrCodes', 'This door takes no QR codes: turn them on first', {}));
     const cred = await qrCredential(db, clientId, q.credential.toUpperCase());
-    if (!cred) throw new HttpError(400, 'Validation failed', [{ field: 'credential', message: 'is not a credential of this client' }]);
+    if (!cred) throw new HttpError(400, INVALID_REQUEST, [{ field: 'credential', message: 'is not a credential of this client' }]);
     const w = qrWindow(at, QR_PERIOD_S);
     return {
       code: qrCode(door.qr_secret, cred.number, w),
@@ -195,7 +198,7 @@ export function doorRoutes(
   if (testHooks) {
     app.post(API.testDoorsFastForward, async (req) => {
       const ms = Number((req.body as { ms?: unknown } | null)?.ms);
-      if (!Number.isFinite(ms) || ms < 0) throw new HttpError(400, 'Validation failed', [{ field: 'ms', message: 'must be a number of milliseconds' }]);
+      if (!Number.isFinite(ms) || ms < 0) throw new HttpError(400, INVALID_REQUEST, [{ field: 'ms', message: 'must be a number of milliseconds' }]);
       return { relocked: await simulator.fastForward(ms) };
     });
   }

@@ -9,7 +9,7 @@ import type { Db } from '../db/db';
 import { eventOfRow } from '../monitor/pipeline';
 import { HardwareError } from '../doors/port';
 import type { HardwareSimulator } from '../simulator/hardware';
-import { HttpError, saidOf, body, clientOf, listParams, principal } from './kit';
+import { HttpError, saidOf, body, clientOf, listParams, principal, INVALID_REQUEST } from './kit';
 import { doorRoutes } from './doors';
 import { alarmFigureFilter } from './alarmHandling';
 import { tenant } from '../db/tenant';
@@ -100,7 +100,7 @@ export function eventFilters(
   // issue 31: the alarms behind a figure of the alarm handling report (alarmFigure, alarmPriority, alarmOperator, alarmHour)
   alarmFigureFilter(q, params, where, violations);
   const rawText = text === undefined ? single(q, 'q', violations)?.trim() : text;
-  if (violations.length) throw new HttpError(400, 'Validation failed', violations);
+  if (violations.length) throw new HttpError(400, INVALID_REQUEST, violations);
   if (rawText) add((n) => `(e.message ilike $${n} or e.event_point_name ilike $${n})`, `%${rawText}%`);
   return { where: where.join(' and '), params };
 }
@@ -146,7 +146,7 @@ export function eventRoutes(
       const clientId = clientOf(req);
       const input = body(req.body, SimulateBody);
       const at = input.at === undefined ? undefined : Date.parse(input.at);
-      if (at !== undefined && Number.isNaN(at)) throw new HttpError(400, 'Validation failed', [{ field: 'at', message: 'must be an ISO date-time' }]);
+      if (at !== undefined && Number.isNaN(at)) throw new HttpError(400, INVALID_REQUEST, [{ field: 'at', message: 'must be an ISO date-time' }]);
       return simulatorErrors(() =>
         simulator.force(clientId, input.kind, {
           doorId: input.doorId,

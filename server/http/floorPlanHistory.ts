@@ -19,7 +19,7 @@ import {
 import type { Db } from '../db/db';
 import { alarmsOpenAt, alarmsRaisedIn, doorModesAt, doorStatesAt, planDoors, threatAt, zonesAt } from '../db/queries/floorPlanHistory';
 import { eventDivisions } from '../auth/eventScope';
-import { HttpError, clientOf, divisionsFor, idParam, principal, query } from './kit';
+import { HttpError, clientOf, divisionsFor, idParam, principal, query, fill, INVALID_REQUEST } from './kit';
 import type { RouteDoc } from '../openapi/declared';
 
 /** What each route validates and answers: the contract's structs, for the API description (server/openapi). */
@@ -33,7 +33,7 @@ const THREAT_READERS = [PRIV.doors.view, PRIV.doors.control, PRIV.overrides.view
 /** A moment of the last 30 days, or 400 naming its field; answered as the ISO instant the queries compare with. */
 function moment(value: string, field: string, now: number): string {
   const problem = pastMomentProblem(Date.parse(value), now);
-  if (problem) throw new HttpError(400, 'Validation failed', [{ field, ...problemSaid(problem) }]);
+  if (problem) throw new HttpError(400, INVALID_REQUEST, [{ field, ...problemSaid(problem) }]);
   return new Date(value).toISOString();
 }
 
@@ -42,7 +42,7 @@ export function floorPlanHistoryRoutes(app: FastifyInstance, { db }: { db: Db })
     const clientId = clientOf(req);
     const id = idParam(req, 'Floor plan');
     const doors = await planDoors(db, clientId, id);
-    if (!doors) throw new HttpError(404, 'Floor plan not found');
+    if (!doors) throw new HttpError(404, fill('record.notFound', '{what} not found', { what: 'Floor plan' }));
     return { clientId, id, doors };
   }
 
@@ -83,7 +83,7 @@ export function floorPlanHistoryRoutes(app: FastifyInstance, { db }: { db: Db })
       const from = moment(q.from, 'from', now);
       const to = moment(q.to, 'to', now);
       if (Date.parse(to) < Date.parse(from))
-        throw new HttpError(400, 'Validation failed', [{ field: 'to', message: 'must not be before the start of the period' }]);
+        throw new HttpError(400, INVALID_REQUEST, [{ field: 'to', message: 'must not be before the start of the period' }]);
       const { clientId, doors } = await plan(req);
       const p = principal(req);
       if (!p.held.has(PRIV.alarms.view)) return { items: [] };

@@ -16,13 +16,13 @@ import { iso } from '../db/values';
 import { audit } from '../audit/trail';
 import { acknowledgements, fullDigest, handoverDigest } from '../handover/digest';
 import { shiftOf } from '../handover/shifts';
-import { HttpError, body, clientOf, fill, idParam, principal, query } from './kit';
+import { HttpError, body, clientOf, fill, idParam, principal, query, INVALID_REQUEST } from './kit';
 
 const endOf = (raw: string, field = 'end') => {
   const end = new Date(raw);
   return {
     end,
-    bad: () => new HttpError(400, 'Validation failed', [{ field, message: 'must be the end of one of the client\u2019s shifts, not in the future' }]),
+    bad: () => new HttpError(400, INVALID_REQUEST, [{ field, message: 'must be the end of one of the client\u2019s shifts, not in the future' }]),
   };
 };
 
@@ -33,7 +33,7 @@ export function handoverRoutes(app: FastifyInstance, { db }: { db: Db }) {
   app.get(`${HANDOVER_API}/latest`, view, async (req): Promise<HandoverDigest> => {
     const clientId = clientOf(req);
     const shift = await shiftOf(db, clientId);
-    if (!shift) throw new HttpError(404, 'No shift has ended yet');
+    if (!shift) throw new HttpError(404, fill('handover.noShiftEnded', 'No shift has ended yet', {}));
     return fullDigest(db, clientId, shift, await scope(req));
   });
 
@@ -67,7 +67,7 @@ export function handoverRoutes(app: FastifyInstance, { db }: { db: Db }) {
     const clientId = clientOf(req);
     const id = idParam(req, 'Handover');
     const digest = (await storedDigest(db, clientId, id)) as HandoverDigest | undefined;
-    if (!digest) throw new HttpError(404, 'Handover not found');
+    if (!digest) throw new HttpError(404, fill('handover.notFound', 'Handover not found', {}));
     const shift = { zone: digest.zone, start: new Date(digest.start), end: new Date(digest.end) };
     return { ...digest, ...(await acknowledgements(db, clientId, shift)) };
   });

@@ -6,11 +6,11 @@
 // published (pipeline). While as many events wait to be written as the backlog holds (INGEST_BACKLOG_MAX), a batch is
 // refused whole with 503 and Retry-After: 1 before its body is read, nothing stored; the device sends it again.
 import type { FastifyInstance, FastifyReply } from 'fastify';
-import { API, DeviceBatch, DeviceEvent, EVENT_CODES, PRIV, eventLabel, validateQuickly, type DeviceBatchResult } from '../../contract';
+import { API, DeviceBatch, DeviceEvent, EVENT_CODES, PRIV, validateQuickly, type DeviceBatchResult } from '../../contract';
 import type { Db } from '../db/db';
 import type { Pipeline } from '../monitor/pipeline';
 import { intrusion, labelled } from '../monitor/events';
-import { HttpError, body, clientOf } from './kit';
+import { HttpError, body, clientOf, fill } from './kit';
 import { controllersOf, inputsWithArmedZone } from '../db/queries/ingest';
 import type { EdgeIngest } from '../edge/ingest';
 import { array, integer, nullable, string, type } from 'superstruct';
@@ -71,7 +71,7 @@ export function ingestRoutes(app: FastifyInstance, { db, pipeline, edge }: { db:
   const refuseWhenFull = (reply: FastifyReply) => {
     if (pipeline.backlog() < pipeline.backlogMax) return;
     reply.header('retry-after', '1');
-    throw new HttpError(503, 'The server is still writing earlier events: send this batch again after Retry-After seconds');
+    throw new HttpError(503, fill('ingest.stillWriting', 'The server is still writing earlier events: send this batch again after Retry-After seconds', {}));
   };
   app.post(
     API.deviceEvents,
@@ -115,9 +115,9 @@ export function ingestRoutes(app: FastifyInstance, { db, pipeline, edge }: { db:
           sourceName: e.sourceName ?? null,
           pointId: e.pointId,
           pointName: e.pointName,
-          // a device's own words as sent (English); none: the event's label, said with its key (issue 48) unless an edge
-          // journaled it (its message is its own, and an offline one gets when beside it)
-          ...(e.message !== undefined || e.edge ? { message: e.message ?? eventLabel(e.eventCode) } : labelled(e.eventCode)),
+          // a device's own words as sent (English); none: the event's label, said with its key (issue 48), an edge's too
+          // (an offline one gets when beside it: server/edge/ingest.ts)
+          ...(e.message !== undefined ? { message: e.message } : labelled(e.eventCode)),
           // its key and values when it sent them (an edge's events, issue 48)
           ...(e.message !== undefined && e.messageCode ? { messageCode: e.messageCode, messageValues: e.messageValues ?? {} } : {}),
           controllerId: e.controllerId,

@@ -21,7 +21,7 @@ import {
 } from '../../contract';
 import type { Db } from '../db/db';
 import { JOURNAL_SORT, createJournal, getJournal, insertEntries, journalLines, listJournals, lockJournal, updateTotals } from '../db/queries/journals';
-import { HttpError, clientOf, idParam, listParams, noteLineSchemas, principal } from './kit';
+import { HttpError, clientOf, fill, idParam, listParams, noteLineSchemas, principal } from './kit';
 import { iso } from '../db/values';
 import { audit } from '../audit/trail';
 import type { RouteDoc } from '../openapi/declared';
@@ -93,7 +93,8 @@ export function journalRoutes(app: FastifyInstance, { db }: { db: Db }) {
         }
         if (!row) throw new Error(`recording ${recording} vanished`);
         // another tenant's (or another session's) recording is not there as far as this caller knows: 404, not 403
-        if (row.client_id !== clientId || row.user_id !== p.userId || row.jti !== p.jti) throw new HttpError(404, 'Recording not found');
+        if (row.client_id !== clientId || row.user_id !== p.userId || row.jti !== p.jti)
+          throw new HttpError(404, fill('recording.notFound', 'Recording not found', {}));
         if (!sameHeader(row.header, chunk.header)) {
           throw new HttpError(409, "The chunk's header differs from the recording's", [
             { field: 'line 1', message: 'is not the header this recording started with' },
@@ -138,7 +139,7 @@ export function journalRoutes(app: FastifyInstance, { db }: { db: Db }) {
     const clientId = clientOf(req);
     const id = idParam(req, 'Recording');
     const row = await getJournal(db, clientId, id);
-    if (!row) throw new HttpError(404, 'Recording not found');
+    if (!row) throw new HttpError(404, fill('recording.notFound', 'Recording not found', {}));
     const lines = await journalLines(db, row.id);
     await audit(db, req, {
       clientId,

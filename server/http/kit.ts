@@ -34,6 +34,8 @@ declare module 'fastify' {
 export { fill };
 /** What a refusal says: plain English, or a sentence with values (fill). */
 export type Said = string | Sentence;
+/** The refusal of a request whose fields are wrong (its `violations` say which and why), with its key (issue 48). */
+export const INVALID_REQUEST = fill('request.invalid', 'Validation failed', {});
 const englishOf = (said: Said) => (typeof said === 'string' ? said : said.message);
 /** What an error says: its sentence when it carries a key (HttpError of fill, ManagementError…), else its English. */
 export const saidOf = (e: { message: string; code?: unknown; values?: Sentence['values'] }): Said =>
@@ -158,7 +160,7 @@ export function body<T>(value: unknown, struct: Struct<T, any>): T {
     if (route) routeBodySchemas.set(route, struct);
   }
   const r = validate(value ?? {}, struct);
-  if (!r.ok) throw new HttpError(400, 'Validation failed', r.violations);
+  if (!r.ok) throw new HttpError(400, INVALID_REQUEST, r.violations);
   return r.value;
 }
 
@@ -169,7 +171,7 @@ export function principal(req: FastifyRequest): Principal {
 /** The selected client of the request; a route that works inside a client needs one. */
 export function clientOf(req: FastifyRequest): number {
   const p = principal(req);
-  if (p.clientId === null) throw new HttpError(403, 'Select a client first');
+  if (p.clientId === null) throw new HttpError(403, fill('client.selectFirst', 'Select a client first', {}));
   return p.clientId;
 }
 /** Division ids the user's entries matching `codes` cover (§6). */
@@ -203,7 +205,7 @@ export const INT_QUERY_FIELDS = ['page', 'size', 'divisionId', 'afterId', 'befor
 
 export function query<T>(value: unknown, struct: Struct<T, any>, intFields: readonly string[] = INT_QUERY_FIELDS): T {
   const r = validate(coerceQuery(value, intFields), struct);
-  if (!r.ok) throw new HttpError(400, 'Validation failed', r.violations);
+  if (!r.ok) throw new HttpError(400, INVALID_REQUEST, r.violations);
   return r.value;
 }
 
@@ -215,7 +217,7 @@ export function listParams(raw: unknown, sortable: Record<string, string>, defau
     const sorts = parseSort(q.sort, Object.keys(sortable));
     if (sorts.length) orderBy = sorts.map((s) => `${sortable[s.field]} ${s.dir}`).join(', ') + `, ${sortable.id ?? 'id'} asc`;
   } catch (e) {
-    throw new HttpError(400, 'Validation failed', [{ field: 'sort', message: (e as Error).message }]);
+    throw new HttpError(400, INVALID_REQUEST, [{ field: 'sort', message: (e as Error).message }]);
   }
   return { page: q.page ?? 0, size: q.size ?? PAGE_SIZE, orderBy, q: q.q?.trim() ? q.q.trim() : null };
 }

@@ -6,7 +6,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { API, EndSessionsRequest, EndSessionsResult, PRIV, Page, SessionListQuery, SessionSummary, type SessionKind } from '../../contract';
 import type { Db } from '../db/db';
 import { SESSION_SORT, clientlessSessionUserIds, endSessionsById, listSessions, visibleSessions, type SessionRow } from '../db/queries/sessions';
-import { HttpError, body, clientOf, listParams, principal, query } from './kit';
+import { HttpError, body, clientOf, listParams, principal, query, fill } from './kit';
 import { iso } from '../db/values';
 import { audit } from '../audit/trail';
 import type { RouteDoc } from '../openapi/declared';
@@ -89,8 +89,9 @@ export function sessionRoutes(
         return db
           .transaction(async (tx) => {
             const found = await visibleSessions(tx, s, wanted);
-            if (found.length !== wanted.length) throw new HttpError(404, 'Some sessions were not found; none was ended');
-            if (found.some((r) => r.jti === me.jti)) throw new HttpError(409, 'That is your own current session: sign out instead; none was ended');
+            if (found.length !== wanted.length) throw new HttpError(404, fill('session.someNotFound', 'Some sessions were not found; none was ended', {}));
+            if (found.some((r) => r.jti === me.jti))
+              throw new HttpError(409, fill('session.ownCurrent', 'That is your own current session: sign out instead; none was ended', {}));
             const ended = new Set(
               await endSessionsById(
                 tx,

@@ -1,7 +1,7 @@
 // The operators' alarm commands (server/monitor/pipeline.ts): the open alarms and their counts per division,
 // Acknowledge, Process with a note (every open alarm of the point), an alarm's history; broadcast on
 // /acknowledge/event and /alarmaction, with /alarmcount after every change of the open count.
-import { DESTINATIONS, type AcknowledgeUpdate, type AlarmAction, type Event } from '../../contract';
+import { DESTINATIONS, fill, type AcknowledgeUpdate, type AlarmAction, type Event, type Sentence } from '../../contract';
 import type { Db } from '../db/db';
 import {
   acknowledgeAlarm,
@@ -28,14 +28,21 @@ function withManagement(r: any): Event {
   return e;
 }
 
+/** A refusal of an alarm's handling, said with its key (issue 48: server/http/alarms.ts answers it with its sentence). */
 export class AlarmError extends Error {
+  readonly code: string;
+  readonly values: Sentence['values'];
   constructor(
     public status: 404 | 409,
-    message: string,
+    said: Sentence,
   ) {
-    super(message);
+    super(said.message);
+    this.code = said.code;
+    this.values = said.values;
   }
 }
+export const ALARM_NOT_FOUND = fill('alarm.notFound', 'Alarm not found', {});
+export const ALARM_PROCESSED = fill('alarm.alreadyProcessed', 'The alarm is already processed', {});
 
 export function createAlarms(db: Db, publish: Publish) {
   const openCount = openAlarmCount;
@@ -58,7 +65,7 @@ export function createAlarms(db: Db, publish: Publish) {
 
   async function load(q: Db, clientId: number, eventId: number) {
     const row = await alarmRow(q, clientId, eventId);
-    if (!row) throw new AlarmError(404, 'Alarm not found');
+    if (!row) throw new AlarmError(404, ALARM_NOT_FOUND);
     return row;
   }
 
@@ -86,7 +93,7 @@ export function createAlarms(db: Db, publish: Publish) {
     ): Promise<AcknowledgeUpdate> {
       const changed = await db.transaction(async (tx) => {
         const before = await load(tx, clientId, eventId);
-        if (before.state === 'processed') throw new AlarmError(409, 'The alarm is already processed');
+        if (before.state === 'processed') throw new AlarmError(409, ALARM_PROCESSED);
         if (before.state === 'acknowledged') return false;
         await acknowledgeAlarm(tx, clientId, eventId, actor);
         await audit(tx, { state: before.state }, { state: 'acknowledged' });
@@ -107,7 +114,7 @@ export function createAlarms(db: Db, publish: Publish) {
     ): Promise<AlarmAction> {
       const action = await db.transaction(async (tx) => {
         const alarm = await load(tx, clientId, eventId);
-        if (alarm.state === 'processed') throw new AlarmError(409, 'The alarm is already processed');
+        if (alarm.state === 'processed') throw new AlarmError(409, ALARM_PROCESSED);
         const rows = await processPointAlarms(tx, clientId, alarm.event_point_id, actor, note);
         await audit(tx, { state: alarm.state, eventPointId: alarm.event_point_id }, { state: 'processed', note, alarms: rows.map((r) => Number(r.event_id)) });
         return { eventPointId: alarm.event_point_id as string, process: true, note };

@@ -18,7 +18,7 @@ import swaggerUi from '@fastify/swagger-ui';
 import { API_KEY_HEADER, APP_VERSION, Refusal, TENANT_HEADER, isNoTokenPath } from '../../contract';
 import { toJsonSchema, type JsonSchema } from './jsonSchema';
 import { validate } from '../../contract/schemas';
-import { HttpError, INT_QUERY_FIELDS, query, routeBodySchemas } from '../http/kit';
+import { HttpError, INT_QUERY_FIELDS, query, routeBodySchemas, INVALID_REQUEST } from '../http/kit';
 import { DECLARED, actionDoc, catalogueDocs, type RouteDoc } from './declared';
 import { sharedSchemas } from './shared';
 
@@ -124,7 +124,7 @@ export function contractValidator(structs: ReadonlyMap<string, { body?: Struct<a
       };
     return (data: unknown) => {
       const r = validate(data ?? {}, struct);
-      return r.ok ? true : { error: new HttpError(400, 'Validation failed', r.violations) };
+      return r.ok ? true : { error: new HttpError(400, INVALID_REQUEST, r.violations) };
     };
   };
 }

@@ -100,7 +100,9 @@ describe('scheduled report jobs', () => {
     // HR (3.9.x) may not make a security report, and says so on the field
     const refused = await s.call('POST', api, { token: hr, body: job({ report: 'events' }) });
     expect(refused.status).toBe(403);
-    expect(refused.body.violations).toEqual([{ field: 'report', message: 'needs privilege 0.6.5.1' }]);
+    expect(refused.body.violations).toEqual([
+      { field: 'report', message: 'needs privilege 0.6.5.1', code: 'privilege.neededForField', values: { code: '0.6.5.1' } },
+    ]);
     // nor turn its own job into one
     expect(
       (await s.call('PUT', `${api}/${attendance.body.id}`, { token: hr, body: { ...job({ report: 'activity' }), name: attendance.body.name } })).status,

@@ -59,20 +59,23 @@ export function reportJobRoutes(app: FastifyInstance, { db, options = {} }: { db
     const runId = idParam(req, 'Report', 'runId');
     await db.transaction(async (tx) => {
       const run = await lockReportRunForRetry(tx, runId, id);
-      if (!run) throw new HttpError(404, 'Report not found');
-      if (run.ok) throw new HttpError(409, 'This run did not fail: there is nothing to retry', [{ field: 'runId', message: 'did not fail' }]);
+      if (!run) throw new HttpError(404, fill('report.notFound', 'Report not found', {}));
+      if (run.ok)
+        throw new HttpError(409, fill('reportRun.notFailed', 'This run did not fail: there is nothing to retry', {}), [
+          { field: 'runId', message: 'did not fail' },
+        ]);
       await countReportRunAttempt(tx, runId);
       await makeRun(tx, await loadJob(tx, id), runId, { from: run.period_from, to: run.period_to, zone: run.zone }, options);
     });
     const row = await reportJobRunRow(db, runId);
-    if (!row) throw new HttpError(404, 'Report not found'); // more runs than the job keeps were made meanwhile
+    if (!row) throw new HttpError(404, fill('report.notFound', 'Report not found', {})); // more runs than the job keeps were made meanwhile
     return asRun(row);
   });
   app.get(`${reportJobsResource.api}/:id/runs/:runId/file`, { config }, async (req, reply) => {
     const id = await visibleJob(db, req);
     const runId = idParam(req, 'Report', 'runId');
     const r = await reportRunFile(db, runId, id);
-    if (!r || (r.file === null && r.content === null)) throw new HttpError(404, 'Report not found');
+    if (!r || (r.file === null && r.content === null)) throw new HttpError(404, fill('report.notFound', 'Report not found', {}));
     const body = r.file !== null ? Buffer.from(r.file) : Buffer.from(r.content!, 'utf8');
     return reply
       .header('content-type', REPORT_CONTENT_TYPES[r.format] ?? 'application/octet-stream')

@@ -1,7 +1,7 @@
 // Access configuration on the server, beyond the declarations (issue 12): a schedule's windows checked by the
 // engine's own rules (inverted, empty, overlapping windows, also across midnight and the end of the week) and a
 // card format's layout checked for fields that overlap or leave the bit count — each refused with the field named.
-import type { Violation } from '../../contract';
+import { fill, type Violation } from '../../contract';
 import { formatViolations } from '../access/cardFormat';
 import { scheduleViolations, type DayWindow, type WeeklyWindow } from '../../access/schedule';
 import type { ResourceHooks } from '../crud/hooks';
@@ -27,7 +27,10 @@ export function scheduleInputViolations(windows: Rows, specialWindows: Rows): Vi
     list.forEach((a, i) =>
       list.forEach((b, j) => {
         if (j <= i || !(a.start < b.end && b.start < a.end)) return;
-        out.push({ field: `specialWindows.${rowOf[kind][j]}.start`, message: `overlaps special-day window ${rowOf[kind][i] + 1}` });
+        out.push({
+          field: `specialWindows.${rowOf[kind][j]}.start`,
+          ...fill('schedule.overlapsSpecialWindow', 'overlaps special-day window {n}', { n: rowOf[kind][i] + 1 }),
+        });
       }),
     );
   }
@@ -47,7 +50,10 @@ export const cardFormatHooks: ResourceHooks = {
       input.facilityStart !== null && input.facilityStart !== undefined && input.facilityLength !== null && input.facilityLength !== undefined;
     const out: Violation[] = [];
     if (!hasFacility && ((input.facilityStart ?? null) !== null || (input.facilityLength ?? null) !== null)) {
-      out.push({ field: (input.facilityStart ?? null) === null ? 'facilityStart' : 'facilityLength', message: 'is needed with the other facility code field' });
+      out.push({
+        field: (input.facilityStart ?? null) === null ? 'facilityStart' : 'facilityLength',
+        ...fill('cardFormat.facilityPair', 'is needed with the other facility code field', {}),
+      });
     }
     const v = formatViolations({
       name: String(input.name ?? ''),

@@ -22,7 +22,7 @@ import {
 import { hashPassword } from '../auth/passwords';
 import { newPasswordViolations, saveSettings, setPasswordKeepingHistory, settingsOf, type PolicyDefaults } from '../auth/policy';
 import type { Db } from '../db/db';
-import { HttpError, body, clientOf, idParam, principal } from '../http/kit';
+import { HttpError, body, clientOf, idParam, principal, fill, INVALID_REQUEST } from '../http/kit';
 import { labelCodesOf, optionCodesOf } from '../crud/context';
 import { audit } from '../audit/trail';
 import { reachOf, refusalSentence, refusals } from '../auth/accountScope';
@@ -66,7 +66,7 @@ export function accessAdminRoutes(app: FastifyInstance, { db, defaults, disconne
 
   app.get(`${API.roles}/:id/privileges`, { config: { privileges: [PRIV.roles.view] } }, async (req) => {
     const id = idParam(req, 'Role');
-    if (!(await roleInClient(db, clientOf(req), id))) throw new HttpError(404, 'Role not found');
+    if (!(await roleInClient(db, clientOf(req), id))) throw new HttpError(404, fill('record.notFound', '{what} not found', { what: 'Role' }));
     return { privileges: await rolePrivileges(db, id) };
   });
 
@@ -74,7 +74,7 @@ export function accessAdminRoutes(app: FastifyInstance, { db, defaults, disconne
   const operatorOf = async (dbx: Db, req: FastifyRequest) => {
     const id = idParam(req, 'Operator');
     const op = await clientOperator(dbx, clientOf(req), id);
-    if (!op) throw new HttpError(404, 'Operator not found');
+    if (!op) throw new HttpError(404, fill('record.notFound', '{what} not found', { what: 'Operator' }));
     return op;
   };
 
@@ -115,8 +115,9 @@ export function accessAdminRoutes(app: FastifyInstance, { db, defaults, disconne
     const q = typeof raw.q === 'string' ? raw.q.slice(0, 200).trim() : '';
     const ids = typeof raw.ids === 'string' && raw.ids !== '' ? raw.ids.split(',').map(Number) : [];
     if (ids.some((x) => !Number.isInteger(x) || x < 1 || x > 2_147_483_647) || ids.length > 1000)
-      throw new HttpError(400, 'Validation failed', [{ field: 'ids', message: 'must be whole numbers separated by commas' }]);
-    if (!ids.length && !pickCodes.some((c) => principal(req).held.has(c))) throw new HttpError(403, 'You do not have the privilege for this action');
+      throw new HttpError(400, INVALID_REQUEST, [{ field: 'ids', ...fill('list.notWholeNumbers', 'must be whole numbers separated by commas', {}) }]);
+    if (!ids.length && !pickCodes.some((c) => principal(req).held.has(c)))
+      throw new HttpError(403, fill('privilege.missing', 'You do not have the privilege for this action', {}));
     return { items: await clientOperatorOptions(db, clientId, ids, q, ids.length || 50) };
   });
 
@@ -126,10 +127,11 @@ export function accessAdminRoutes(app: FastifyInstance, { db, defaults, disconne
     const input = body(req.body, CreateOperatorRequest);
     const username = input.username.trim().toLowerCase();
     const v = [];
-    if (!/^[a-z0-9][a-z0-9._-]*$/.test(username)) v.push({ field: 'username', message: 'letters, digits, dot, dash or underscore' });
-    if (await usernameTaken(db, username)) v.push({ field: 'username', message: 'is already taken' });
+    if (!/^[a-z0-9][a-z0-9._-]*$/.test(username))
+      v.push({ field: 'username', ...fill('username.wrongCharacters', 'letters, digits, dot, dash or underscore', {}) });
+    if (await usernameTaken(db, username)) v.push({ field: 'username', ...fill('username.taken', 'is already taken', {}) });
     v.push(...(await newPasswordViolations(db, 0, input.password, await settingsOf(db, clientId, defaults), 'password')));
-    if (v.length) throw new HttpError(400, 'Validation failed', v);
+    if (v.length) throw new HttpError(400, INVALID_REQUEST, v);
     const hash = await hashPassword(input.password);
     const id = await db.transaction(async (tx) => {
       const created = await insertOperator(tx, { username, passwordHash: hash, name: input.name.trim(), email: input.email ?? null, clientId });
@@ -154,7 +156,7 @@ export function accessAdminRoutes(app: FastifyInstance, { db, defaults, disconne
       const clientId = clientOf(req);
       return db.transaction(async (tx) => {
         const before = await operatorOf(tx, req);
-        if (disabled && before.id === req.principal!.userId) throw new HttpError(409, 'You cannot disable yourself');
+        if (disabled && before.id === req.principal!.userId) throw new HttpError(409, fill('operator.cannotDisableSelf', 'You cannot disable yourself', {}));
         await setOperatorDisabled(tx, before.id, disabled);
         // a disabled operator's open sessions end at once
         if (disabled) await endOperatorSessions(tx, before.id, req.principal!.username);
@@ -170,7 +172,7 @@ export function accessAdminRoutes(app: FastifyInstance, { db, defaults, disconne
     return db.transaction(async (tx) => {
       const op = await operatorOf(tx, req);
       const v = await newPasswordViolations(tx, op.id, input.password, await settingsOf(tx, clientId, defaults), 'password');
-      if (v.length) throw new HttpError(400, 'Validation failed', v);
+      if (v.length) throw new HttpError(400, INVALID_REQUEST, v);
       // every session of the operator ends (migration 131); an administrator resetting their own keeps this one
       const self = op.id === req.principal!.userId ? req.principal!.jti : null;
       await setPasswordKeepingHistory(tx, op.id, await hashPassword(input.password), self);
@@ -187,9 +189,9 @@ export function accessAdminRoutes(app: FastifyInstance, { db, defaults, disconne
     const clientId = clientOf(req);
     const result = await db.transaction(async (tx) => {
       const op = await operatorOf(tx, req);
-      if (op.id === req.principal!.userId) throw new HttpError(409, 'You cannot remove yourself from this client');
+      if (op.id === req.principal!.userId) throw new HttpError(409, fill('operator.cannotRemoveSelf', 'You cannot remove yourself from this client', {}));
       const others = (await reachOf(tx, [op.id])).get(op.id)?.clients.filter((c) => c !== clientId) ?? [];
-      if (!others.length) throw new HttpError(409, 'This account works for this client alone: disable it instead');
+      if (!others.length) throw new HttpError(409, fill('account.thisClientAlone', 'This account works for this client alone: disable it instead', {}));
       const groups = await leaveClientGroups(tx, clientId, op.id);
       const grants = await dropClientGrants(tx, clientId, op.id);
       // its home and selected client move to another client it still works in

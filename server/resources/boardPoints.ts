@@ -4,6 +4,7 @@
 import { fill, type Violation } from '../../contract';
 import type { ResourceHooks } from '../crud/hooks';
 import { boardOf, outputAtPoint } from '../db/queries/boardPoints';
+import {} from '../http/kit';
 
 const num = (v: unknown) => (typeof v === 'number' && Number.isInteger(v) ? v : null);
 
@@ -19,8 +20,9 @@ export const boardPointHooks = (kind: 'input' | 'output'): ResourceHooks => ({
     if (!board) return []; // not visible: the reference check says so
     if (controllerId !== null && board.controllerId !== controllerId)
       out.push({ field: 'boardId', ...fill('board.otherController', 'is a board of another controller ({name})', { name: board.name }) });
-    else if (board.kind === 'elevator') out.push({ field: 'boardId', message: 'is an elevator board: wire it to a reader interface or an I/O board' });
-    if (point === null) out.push({ field: 'point', message: 'is required on a board' });
+    else if (board.kind === 'elevator')
+      out.push({ field: 'boardId', ...fill('board.isElevator', 'is an elevator board: wire it to a reader interface or an I/O board', {}) });
+    if (point === null) out.push({ field: 'point', ...fill('board.pointRequired', 'is required on a board', {}) });
     else if (kind === 'output') {
       const holder = await outputAtPoint(ctx.tx, ctx.clientId, boardId, point, before?.id ?? 0);
       if (holder) out.push({ field: 'point', ...fill('board.pointTaken', 'is already taken on this board (by {name})', { name: holder.name }) });

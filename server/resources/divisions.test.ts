@@ -33,7 +33,9 @@ describe('divisions', () => {
     for (const into of [wing.id, annex.id]) {
       const r = await s.call('PUT', `${API.divisions}/${wing.id}`, { token: nw, body: { name: 'Test wing', parentId: into } });
       expect(r.status).toBe(400);
-      expect(r.body.violations).toEqual([{ field: 'parentId', message: 'cannot be the division itself or one inside it' }]);
+      expect(r.body.violations).toEqual([
+        { field: 'parentId', message: 'cannot be the division itself or one inside it', code: 'division.isItselfOrInside', values: {} },
+      ]);
     }
     const up = await s.call('PUT', `${API.divisions}/${top.id}`, { token: nw, body: { name: top.name, parentId: wing.id } });
     expect(up.status).toBe(400);

@@ -27,7 +27,9 @@ export const divisionHooks: ResourceHooks = {
     const top = tree.find((d) => d.parent_id === null);
     const parent = input.parentId as number | null | undefined;
     if (before && before.parentId === null) {
-      return parent === null || parent === undefined ? [] : [{ field: 'parentId', message: 'must stay empty: the top division is inside no other' }];
+      return parent === null || parent === undefined
+        ? []
+        : [{ field: 'parentId', ...fill('division.topHasNoParent', 'must stay empty: the top division is inside no other', {}) }];
     }
     if (parent === null || parent === undefined) {
       if (!top) return [{ field: 'parentId', ...FIXED_SAID.required }];
@@ -36,7 +38,7 @@ export const divisionHooks: ResourceHooks = {
     const target = input.parentId as number;
     const out: Violation[] = [];
     if (before && subtree(tree, before.id).includes(target)) {
-      out.push({ field: 'parentId', message: 'cannot be the division itself or one inside it' });
+      out.push({ field: 'parentId', ...fill('division.isItselfOrInside', 'cannot be the division itself or one inside it', {}) });
     } else if (!before || target !== before.parentId) {
       const code = before ? PRIV.divisions.edit : PRIV.divisions.add;
       if (!divisionsFor(principal(ctx.req), [code]).includes(target))

@@ -7,6 +7,6 @@ export const elevatorMaskHooks: ResourceHooks = {
   async validate(_ctx, input) {
     if (typeof input.floors !== 'string') return [];
     const r = parseFloors(input.floors);
-    return 'problem' in r ? [typeof r.problem === 'string' ? { field: 'floors', message: r.problem } : { field: 'floors', ...r.problem }] : [];
+    return 'problem' in r ? [{ field: 'floors', ...r.problem }] : [];
   },
 };

@@ -7,7 +7,7 @@
 // controllers that installed it their previous version. Each is audited with the controllers it touched.
 import { PRIV } from '../../contract';
 import type { ResourceHooks } from '../crud/hooks';
-import { HttpError } from '../http/kit';
+import { HttpError, fill } from '../http/kit';
 import {
   cancelRolloutProgress,
   installedRollout,
@@ -41,8 +41,8 @@ export const firmwareHooks: ResourceHooks = {
         const rows = await rolloutControllers(ctx.tx, ctx.clientId, before.id);
         // (the catalogue refuses an empty list already; chosen controllers since deleted leave none here)
         if (!rows.length)
-          throw new HttpError(409, 'Choose the controllers to roll it out to, and save, first.', [
-            { field: 'rolloutTo', message: 'choose at least one controller' },
+          throw new HttpError(409, fill('firmware.chooseControllersFirst', 'Choose the controllers to roll it out to, and save, first.', {}), [
+            { field: 'rolloutTo', ...fill('firmware.noControllers', 'choose at least one controller', {}) },
           ]);
         const ids = rows.map((r) => Number(r.id));
         // the version each ran before (kept from an earlier roll-out of this image that reached it)
@@ -73,7 +73,8 @@ export const firmwareHooks: ResourceHooks = {
       privilege: PRIV.firmware,
       async run(ctx, before) {
         const rows = await installedRollout(ctx.tx, before.id);
-        if (!rows.length) throw new HttpError(409, 'No controller installed this image: there is nothing to roll back.');
+        if (!rows.length)
+          throw new HttpError(409, fill('firmware.nothingToRollBack', 'No controller installed this image: there is nothing to roll back.', {}));
         for (const r of rows) {
           await sendFirmwareTo(ctx.tx, r.controller_id, r.previous_version);
         }

@@ -5,14 +5,16 @@ import type { FastifyInstance } from 'fastify';
 import { PRIV, interfacesResource } from '../../contract';
 import type { ResourceHooks } from '../crud/hooks';
 import type { Db } from '../db/db';
-import { clientOf } from '../http/kit';
+import { clientOf, fill } from '../http/kit';
 import { controllersForDiscovery, interfaceAt, takenBusAddresses } from '../db/queries/interfaces';
 
 export const interfaceHooks: ResourceHooks = {
   async validate(ctx, input, before) {
     if (typeof input.controllerId !== 'number' || typeof input.busAddress !== 'number') return [];
     const holder = await interfaceAt(ctx.tx, input.controllerId, input.busAddress, before?.id ?? 0);
-    return holder ? [{ field: 'busAddress', message: `is already taken on this controller (by ${holder.name})` }] : [];
+    return holder
+      ? [{ field: 'busAddress', ...fill('interface.busAddressTaken', 'is already taken on this controller (by {name})', { name: holder.name }) }]
+      : [];
   },
 };
 

@@ -9,7 +9,7 @@ import nodemailer from 'nodemailer';
 import { PRIV } from '../../contract';
 import type { CrudContext, NamedAction, ResourceHooks, Row } from '../crud/hooks';
 import type { Db } from '../db/db';
-import { HttpError, divisionsFor, principal } from '../http/kit';
+import { HttpError, divisionsFor, principal, fill } from '../http/kit';
 import { partsOf } from './parts';
 import { decideLeave, isOwnLeave, leaveApproverEmails, leaveDeciderStanding, leaveForMail, queueLeaveHook, withdrawLeave } from '../db/queries/leave';
 
@@ -43,8 +43,8 @@ function decide(state: 'approved' | 'rejected', o: LeaveMail, db: () => Db | und
     async run(ctx: CrudContext, before: Row, input) {
       const r = await leaveDeciderStanding(ctx.tx, ctx.clientId, before.id, ctx.userId, divisionsFor(principal(ctx.req), [PRIV.leave.approve]));
       if (r.own || Number(r.requested_by) === ctx.userId)
-        throw new HttpError(403, 'Nobody approves or rejects their own leave: another manager of the team decides it');
-      if (!r.approver) throw new HttpError(403, 'Only a leave approver of the person’s team decides their leave');
+        throw new HttpError(403, fill('leave.notOwn', 'Nobody approves or rejects their own leave: another manager of the team decides it', {}));
+      if (!r.approver) throw new HttpError(403, fill('leave.approverOnly', 'Only a leave approver of the person’s team decides their leave', {}));
       const note = typeof input.reason === 'string' && input.reason.trim() ? input.reason.trim() : null;
       await decideLeave(ctx.tx, ctx.clientId, before.id, state, ctx.userId, note);
       await queueLeaveHook(ctx.tx, ctx.clientId!, 'leave.decided', before.id);
@@ -64,7 +64,7 @@ function withdraw(): NamedAction {
     privilege: PRIV.leave.request,
     async run(ctx: CrudContext, before: Row, input) {
       if (!(await isOwnLeave(ctx.tx, Number(before.id), ctx.clientId, ctx.userId)))
-        throw new HttpError(403, 'Only the person or whoever filed it withdraws a leave request');
+        throw new HttpError(403, fill('leave.withdrawOnlyOwn', 'Only the person or whoever filed it withdraws a leave request', {}));
       const note = typeof input.reason === 'string' && input.reason.trim() ? input.reason.trim() : null;
       await withdrawLeave(ctx.tx, Number(before.id), ctx.clientId, ctx.userId, note);
       await queueLeaveHook(ctx.tx, ctx.clientId!, 'leave.decided', before.id);

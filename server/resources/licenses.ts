@@ -9,7 +9,7 @@ import type { FastifyInstance } from 'fastify';
 import { object, optional, string } from 'superstruct';
 import { licensesResource, rowSchema, type Seat } from '../../contract';
 import type { Db } from '../db/db';
-import { HttpError, fill, body, clientOf, idParam } from '../http/kit';
+import { HttpError, fill, body, clientOf, idParam, INVALID_REQUEST } from '../http/kit';
 import { iso } from '../db/values';
 import { audit } from '../audit/trail';
 import * as q from '../db/queries/licenses';
@@ -115,7 +115,7 @@ export function licenseRoutes(app: FastifyInstance, { db }: { db: Db }) {
   const r = licensesResource;
   const load = async (dbx: Db, clientId: number, id: number, lock = false) => {
     const row = await q.licenseRow(dbx, clientId, id, lock);
-    if (!row) throw new HttpError(404, 'License not found');
+    if (!row) throw new HttpError(404, fill('record.notFound', '{what} not found', { what: 'License' }));
     return toRow(row);
   };
   app.get(r.api, { config: { privileges: [r.privileges.view] } }, async (req) => {
@@ -131,15 +131,24 @@ export function licenseRoutes(app: FastifyInstance, { db }: { db: Db }) {
     return db.transaction(async (tx) => {
       const before = await load(tx, clientId, id, true);
       if (input.updatedAt && Date.parse(input.updatedAt) !== Date.parse(String(before.updatedAt))) {
-        throw new HttpError(409, 'Someone else changed this license since you opened it. Reload it to see their changes; your typed values are kept.');
+        throw new HttpError(
+          409,
+          fill(
+            'license.changedMeanwhile',
+            'Someone else changed this license since you opened it. Reload it to see their changes; your typed values are kept.',
+            {},
+          ),
+        );
       }
       const g = verifyLicenseKey(key);
-      if (typeof g === 'string') throw new HttpError(422, 'Validation failed', [{ field: 'licenseKey', message: g }]);
+      if (typeof g === 'string') throw new HttpError(422, INVALID_REQUEST, [{ field: 'licenseKey', message: g }]);
       const code = await q.clientCode(tx, clientId);
       if (g.client !== '*' && g.client !== code)
-        throw new HttpError(422, 'Validation failed', [{ field: 'licenseKey', message: `is issued to client ${g.client}, not ${code}` }]);
+        throw new HttpError(422, INVALID_REQUEST, [
+          { field: 'licenseKey', ...fill('license.otherClient', 'is issued to client {client}, not {code}', { client: g.client, code }) },
+        ]);
       if (g.validTo < new Date().toISOString().slice(0, 10))
-        throw new HttpError(422, 'Validation failed', [{ field: 'licenseKey', message: `expired on ${g.validTo}` }]);
+        throw new HttpError(422, INVALID_REQUEST, [{ field: 'licenseKey', ...fill('license.expiredOn', 'expired on {day}', { day: g.validTo }) }]);
       await writeLicense(tx, clientId, key, g);
       const after = await load(tx, clientId, id);
       const view = (x: Record<string, unknown>) => ({ ...x, licenseKey: '(licenseKey)' });

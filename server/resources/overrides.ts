@@ -23,13 +23,13 @@ export const overrideHooks: ResourceHooks = {
     const now = Date.now();
     if (inForce(b, now)) {
       const out = [];
-      const fixed = 'cannot change while the override is in force: end it, then make a new one';
-      if (input.mode !== undefined && input.mode !== b.mode) out.push({ field: 'mode', message: fixed });
-      if (input.doorIds !== undefined && !sameDoors(input.doorIds, b.doorIds)) out.push({ field: 'doorIds', message: fixed });
-      if (typeof input.startsAt === 'string' && Date.parse(input.startsAt) !== Date.parse(String(b.startsAt))) out.push({ field: 'startsAt', message: fixed });
+      const fixed = fill('override.fixedWhileInForce', 'cannot change while the override is in force: end it, then make a new one', {});
+      if (input.mode !== undefined && input.mode !== b.mode) out.push({ field: 'mode', ...fixed });
+      if (input.doorIds !== undefined && !sameDoors(input.doorIds, b.doorIds)) out.push({ field: 'doorIds', ...fixed });
+      if (typeof input.startsAt === 'string' && Date.parse(input.startsAt) !== Date.parse(String(b.startsAt))) out.push({ field: 'startsAt', ...fixed });
       // ending it now: the end may not be before now (what already happened stays as it happened)
       if (typeof input.endsAt === 'string' && Date.parse(input.endsAt) < now - 60_000)
-        out.push({ field: 'endsAt', message: 'cannot be in the past while the override is in force: now at the earliest' });
+        out.push({ field: 'endsAt', ...fill('override.endNotInPast', 'cannot be in the past while the override is in force: now at the earliest', {}) });
       return out;
     }
     // not in force: a new window in the future starts (and ends) afresh

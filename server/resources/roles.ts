@@ -1,10 +1,10 @@
 // Roles on the server, beyond the declaration: how many privileges a role holds, and the named action that ticks
 // them (`assign-privileges`, 0.3.6.4): the role's whole set replaced in one audited change, only codes of the
 // catalogue, only divisions of the client, never a platform privilege (9.2.1 is a platform operator's alone).
-import { AssignPrivilegesRequest, PLATFORM_PRIVILEGES, PRIV, PRIVILEGE_CODES, type RolePrivilege, type Violation } from '../../contract';
+import { AssignPrivilegesRequest, PLATFORM_PRIVILEGES, PRIV, PRIVILEGE_CODES, type RolePrivilege, type Violation, fill } from '../../contract';
 import type { Db } from '../db/db';
 import type { ResourceHooks, Row } from '../crud/hooks';
-import { HttpError, body } from '../http/kit';
+import { HttpError, body, INVALID_REQUEST } from '../http/kit';
 import { divisionIdsOf } from '../db/queries/divisions';
 import { privilegesOfRole, replaceRolePrivileges } from '../db/queries/roles';
 
@@ -24,13 +24,17 @@ export function roleHooks(): ResourceHooks {
           const v: Violation[] = [];
           const divisions = new Set((await divisionIdsOf(ctx.tx, ctx.clientId)).map((r) => r.id));
           input.privileges.forEach((p, i) => {
-            if (!PRIVILEGE_CODES.has(p.code)) v.push({ field: `privileges.${i}.code`, message: `${p.code} is not a privilege of the catalogue` });
+            if (!PRIVILEGE_CODES.has(p.code))
+              v.push({ field: `privileges.${i}.code`, ...fill('role.unknownPrivilege', '{code} is not a privilege of the catalogue', { code: p.code }) });
             else if (PLATFORM_PRIVILEGES.includes(p.code))
-              v.push({ field: `privileges.${i}.code`, message: `${p.code} is a platform privilege; only a platform operator holds it` });
+              v.push({
+                field: `privileges.${i}.code`,
+                ...fill('role.platformPrivilege', '{code} is a platform privilege; only a platform operator holds it', { code: p.code }),
+              });
             if (p.divisionId !== null && !divisions.has(p.divisionId))
-              v.push({ field: `privileges.${i}.divisionId`, message: 'is not a division of this client' });
+              v.push({ field: `privileges.${i}.divisionId`, ...fill('division.notOfClient', 'is not a division of this client', {}) });
           });
-          if (v.length) throw new HttpError(400, 'Validation failed', v);
+          if (v.length) throw new HttpError(400, INVALID_REQUEST, v);
           const want = [...new Map(input.privileges.map((p) => [`${p.code}@${p.divisionId ?? ''}`, p])).values()];
           const was = await rolePrivileges(ctx.tx, before.id);
           await replaceRolePrivileges(ctx.tx, before.id, want);

@@ -7,12 +7,13 @@ import { attendanceFigures, WHOLE_DAY } from '../../contract';
 import { attendanceClock } from '../db/queries/attendance';
 import { amendedDay } from '../db/queries/timesheet';
 import type { ResourceHooks } from '../crud/hooks';
+import { fill } from '../http/kit';
 
 export const timesheetHooks: ResourceHooks = {
   select: { amendedBy: '(select u.name from users u where u.id = t.amended_by)' },
   async validate(_ctx, input, before) {
     if (before && (typeof input.amendReason !== 'string' || !input.amendReason.trim()))
-      return [{ field: 'amendReason', message: 'is required: say why the day is changed' }];
+      return [{ field: 'amendReason', ...fill('timesheet.amendReasonRequired', 'is required: say why the day is changed', {}) }];
     return [];
   },
   async beforeUpdate(ctx, input, before) {

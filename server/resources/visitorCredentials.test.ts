@@ -34,7 +34,14 @@ describe('visitor credentials, batch add', () => {
 
     const again = await s.call('POST', VISITOR_CREDENTIAL_BATCH_API, { token: reception, body: { ...batch, first: 41, count: 20 } });
     expect(again.status).toBe(400);
-    expect(again.body.violations).toEqual([{ field: 'first', message: 'takes numbers already in use: B-0041 and 9 more' }]);
+    expect(again.body.violations).toEqual([
+      {
+        field: 'first',
+        message: 'takes numbers already in use: B-0041 and 9 more',
+        code: 'visitorCredential.numbersTaken',
+        values: { first: 'B-0041', more: 9 },
+      },
+    ]);
     expect(await count()).toBe(50);
     expect(await audits()).toBe(1);
   });

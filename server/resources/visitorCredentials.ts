@@ -12,7 +12,7 @@ import {
   type VisitorCredentialBatchResult,
 } from '../../contract';
 import type { Db } from '../db/db';
-import { HttpError, body, clientOf } from '../http/kit';
+import { HttpError, body, clientOf, fill, INVALID_REQUEST } from '../http/kit';
 import { audit } from '../audit/trail';
 import { insertVisitorCredentials } from '../db/queries/visitorCredentials';
 
@@ -26,7 +26,7 @@ export function visitorCredentialBatchRoutes(app: FastifyInstance, { db, publish
       const clientId = clientOf(req);
       const batch = body(req.body, VisitorCredentialBatch);
       const made = batchNumbers(batch);
-      if ('field' in made) throw new HttpError(400, 'Validation failed', [{ field: made.field, message: made.message }]);
+      if ('field' in made) throw new HttpError(400, INVALID_REQUEST, [{ field: made.field, message: made.message }]);
       const { numbers } = made;
       const ids = await db.transaction(async (tx) => {
         // one statement: the numbers already in use are the ones it skips (the unique index decides, even against a
@@ -35,8 +35,11 @@ export function visitorCredentialBatchRoutes(app: FastifyInstance, { db, publish
         if (inserted.length < numbers.length) {
           const added = new Set(inserted.map((r) => r.number));
           const taken = numbers.filter((n) => !added.has(n));
-          const more = taken.length > 1 ? ` and ${taken.length - 1} more` : '';
-          throw new HttpError(400, 'Validation failed', [{ field: 'first', message: `takes numbers already in use: ${taken[0]}${more}` }]);
+          const said =
+            taken.length > 1
+              ? fill('visitorCredential.numbersTaken', 'takes numbers already in use: {first} and {more} more', { first: taken[0], more: taken.length - 1 })
+              : fill('visitorCredential.numberTaken', 'takes numbers already in use: {first}', { first: taken[0] });
+          throw new HttpError(400, INVALID_REQUEST, [{ field: 'first', ...said }]);
         }
         await audit(tx, req, {
           clientId,

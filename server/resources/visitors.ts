@@ -90,9 +90,11 @@ export function visitorHooks(publish?: Publish): ResourceHooks {
       const p = await visitorProperties(ctx);
       const missing = (v: unknown) => v === undefined || v === null || (typeof v === 'string' && !v.trim());
       return [
-        ...(p.requirePhoto && missing(input.photo) ? [{ field: 'photo', message: 'is required: take the visitor\u2019s photo' }] : []),
+        ...(p.requirePhoto && missing(input.photo) ? [{ field: 'photo', ...fill('visitor.photoRequired', 'is required: take the visitor’s photo', {}) }] : []),
         ...(p.requireIdNumber && missing(input.idNumber) ? [{ field: 'idNumber', ...FIXED_SAID.required }] : []),
-        ...(p.requireHostIdentity && missing(input.hostId) ? [{ field: 'hostId', message: 'is required: pick the host from the identities' }] : []),
+        ...(p.requireHostIdentity && missing(input.hostId)
+          ? [{ field: 'hostId', ...fill('visitor.hostRequired', 'is required: pick the host from the identities', {}) }]
+          : []),
         ...(await visitDateProblems(ctx, input.visitDate, p.daysAhead)),
       ];
     },

@@ -6,7 +6,7 @@
 // poll interval), audited.
 import { PRIV, RedeliverRequest } from '../../contract';
 import type { ResourceHooks } from '../crud/hooks';
-import { HttpError, body } from '../http/kit';
+import { HttpError, body, fill } from '../http/kit';
 import { systemResolve, targetProblem, type Resolve } from '../webhooks/targets';
 import { redeliverWebhook } from '../db/queries/webhooks';
 
@@ -37,7 +37,9 @@ export const webHookHooks = (allowPrivate = false): ResourceHooks => ({
       async run(ctx, before) {
         const { deliveryId } = body(ctx.req.body, RedeliverRequest);
         if (!(await redeliverWebhook(ctx.tx, ctx.clientId, before.id, deliveryId)))
-          throw new HttpError(404, 'Delivery not found', [{ field: 'deliveryId', message: 'is not a delivery of this web hook' }]);
+          throw new HttpError(404, fill('record.notFound', '{what} not found', { what: 'Delivery' }), [
+            { field: 'deliveryId', ...fill('webHook.notItsDelivery', 'is not a delivery of this web hook', {}) },
+          ]);
         ctx.req.oneTime = { deliveryId };
       },
       audit: () => ({ before: null, after: { redelivered: true } }),

@@ -3,7 +3,7 @@
 import type { FastifyInstance } from 'fastify';
 import { PRIV, WebHookAttemptQuery, webHooksResource, type WebHookAttemptPage } from '../../contract';
 import type { Db } from '../db/db';
-import { HttpError, clientOf, idParam, query } from '../http/kit';
+import { HttpError, clientOf, idParam, query, fill } from '../http/kit';
 import { iso } from '../db/values';
 import { webhookAttemptPage, webhookInClient } from '../db/queries/webhooks';
 
@@ -14,7 +14,7 @@ export function webHookRoutes(app: FastifyInstance, { db }: { db: Db }) {
     const clientId = clientOf(req);
     const id = idParam(req, 'Web hook');
     const q = query(req.query, WebHookAttemptQuery, ['page', 'size']);
-    if (!(await webhookInClient(db, clientId, id))) throw new HttpError(404, 'Web hook not found');
+    if (!(await webhookInClient(db, clientId, id))) throw new HttpError(404, fill('record.notFound', '{what} not found', { what: 'Web hook' }));
     const page = q.page ?? 0,
       size = q.size ?? 50;
     const { rows, total } = await webhookAttemptPage(db, clientId, id, q, page, size);

@@ -200,7 +200,11 @@ describe('catalogue labels', () => {
     expect(tCat('resource.identities.field.employeeNo', 'Employee no.', 'zh-CN')).toBe('工号');
     expect(tCat('resource.identities.field.employeeNo', 'Employee no.', 'en')).toBe('Employee no.');
     const cat = (k: string, e: string) => tCat(k, e, 'zh-CN');
-    expect(violationText('is already used by another identity', 'zh-CN', cat)).toBe('已被其他身份使用');
+    // a declaration's own unique sentence is said by the catalogue key the server sends with it (server/crud/checks.ts), never by its English
+    const taken = { message: 'is already used by another identity', code: 'resource.identities.unique.employeeNo', values: {} };
+    expect(violationText(taken, 'zh-CN', cat)).toBe('已被其他身份使用');
+    expect(violationText(taken, 'en', cat)).toBe('is already used by another identity');
+    expect(violationText('is already used by another identity', 'zh-CN', cat)).toBe('is already used by another identity');
     // issue 48: a bound is said by the key its violation carries (contract/primitives.ts), never found in its English
     const tooLong = validate('x'.repeat(101), safeText(100));
     expect(tooLong.ok ? null : tooLong.violations[0]).toEqual({
@@ -415,13 +419,36 @@ const serverFiles = (dir = 'server') => {
 };
 
 describe("the server's own sentences", () => {
-  it('every fixed error sentence a server route answers has its zh-CN entry (the console shows them in toasts)', () => {
-    const said = new Set<string>();
-    for (const { text } of serverFiles()) for (const m of text.matchAll(/HttpError\((?:4\d\d|503), '([^'\\]+)'/g)) said.add(m[1]);
-    // protocol words, not sentences for a person: the header value §6 names, and a transport detail of journal chunks
+  // issue 48: a refusal the server says in fixed words says them by a key (fill(…, {}) or a constant made by it, such as
+  // kit.ts INVALID_REQUEST), which the console translates (src/i18n/sentences.ts); no route's refusal is found by its English
+  it('every fixed refusal a server route answers carries its key: no HttpError of a literal sentence', () => {
+    // a protocol word, not a sentence for a person (§6's header value), and the background upload of a session recording
+    // (server/http/journals.ts), whose refusals only the journal machine reads
     const NOT_SHOWN = new Set(['JWT-Invalid']);
-    expect(said.size).toBeGreaterThan(20);
-    expect([...said].filter((m) => !NOT_SHOWN.has(m) && !(m in zhText))).toEqual([]);
+    const TRANSPORT = ['server/http/journals.ts'];
+    const files = serverFiles().filter(({ f }) => !TRANSPORT.some((t) => f.endsWith(t)));
+    const literal = files.flatMap(({ f, text }) =>
+      [...text.matchAll(/HttpError\(\s*\d{3},\s*(['"])((?:(?!\1)[^\\])+)\1/g)].map((m) => ({ where: f.split('/server/')[1], message: m[2] })),
+    );
+    expect(literal.filter((l) => !NOT_SHOWN.has(l.message)).map((l) => `${l.where}: ${l.message}`)).toEqual([]);
+    // the scan reads the keyed ones (fill( as the refusal) and the constants made by fill (LOCKED, INVALID_REQUEST)
+    const keyed = files.reduce((n, { text }) => n + [...text.matchAll(/HttpError\(\s*\d{3},\s*(?:fill\(|INVALID_REQUEST\b|LOCKED\b)/g)].length, 0);
+    expect(keyed).toBeGreaterThan(150);
+  });
+
+  // issue 48: the server's own violations are keyed where they are made, never a literal sentence the console would find
+  // by its English: in the rooms the last review named (second factors, boards, divisions, overrides, the catalogue's
+  // generic writes and the resources' hooks), each `message: '…'` of a violation is a fill( instead
+  it('every violation of the second factors, the boards, divisions, overrides and the catalogue writes carries its key', () => {
+    const ROOMS = [/\/server\/auth\/mfa\//, /\/server\/crud\//, /\/server\/resources\//, /\/server\/auth\/accountScope\.ts$/];
+    const files = serverFiles().filter(({ f }) => ROOMS.some((r) => r.test(f)));
+    expect(files.length).toBeGreaterThan(30);
+    const literal = files.flatMap(({ f, text }) =>
+      [...text.matchAll(/\bmessage: ([`'"][^\n]*)/g)].map((m) => `${f.split('/server/')[1]}: ${m[1].slice(0, 70)}`),
+    );
+    expect(literal).toEqual([]);
+    // and the scan sees the keyed ones
+    expect(files.reduce((n, { text }) => n + [...text.matchAll(/\.\.\.fill\('/g)].length, 0)).toBeGreaterThanOrEqual(40);
   });
 });
 
@@ -558,8 +585,10 @@ describe("the server's sentences with values", () => {
     // a door's wiring (server/resources/boardPoints.ts, issue 47): a board of another controller, a point taken, and the two fixed ones
     expect(zh(fill('board.otherController', 'is a board of another controller ({name})', { name: 'Riser board' }))).toBe('是另一个控制器的板（Riser board）');
     expect(zh(fill('board.pointTaken', 'is already taken on this board (by {name})', { name: 'Lobby strike' }))).toBe('此板上的该点已被占用（Lobby strike）');
-    expect(zh({ message: 'is required on a board' })).toBe('接到板上时为必填项');
-    expect(zh({ message: 'is an elevator board: wire it to a reader interface or an I/O board' })).toBe('是电梯板：请接到读卡器接口或 I/O 板');
+    expect(zh(fill('board.pointRequired', 'is required on a board', {}))).toBe('接到板上时为必填项');
+    expect(zh(fill('board.isElevator', 'is an elevator board: wire it to a reader interface or an I/O board', {}))).toBe('是电梯板：请接到读卡器接口或 I/O 板');
+    // their English alone is no key (issue 48: the server sends the key, nothing finds it again by the words)
+    expect(zh({ message: 'is required on a board' })).toBe('is required on a board');
   });
 
   it('the "Why?" of a decision is said in Chinese step by step, each detail by its key with its values in place (issue 48)', async () => {

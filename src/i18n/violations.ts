@@ -6,44 +6,11 @@ import { CATALOGUE, PATTERN_PREFIX, fillTemplate, formatDate, formatOfHelp, type
 import { declarationEntries } from './catalogue';
 import { saySentence, type Locale } from './index';
 
-/** Fixed messages the server still sends without a key (its own checks: second factors, boards, divisions, …), found by
- *  their English until each carries its key at its source; the contract's own are said by key (zhViolationSentences). */
+/** The console's own fixed messages of a field (src/ui/DateTimeField.tsx), by their English. The server's violations and
+ *  the contract's are said by their key (zhViolationSentences, ./sentences.ts), never found by their English (issue 48). */
 export const zhViolations: Record<string, string> = {
-  'may only be you': '只能是您本人',
-  // issue 49: confirmations of the second factors (server/auth/mfa)
-  'is not the current password': '不是当前密码',
-  'is wrong or was already used': '错误或已被使用',
-  'or a code of the authenticator app is required': '或身份验证器应用中的验证码为必填项',
-  'is the only second factor, and the client requires one': '是唯一的第二因素，而客户要求必须有一个',
-  'answers no challenge given to this session, or one already used': '不是对本会话所获质询的应答，或该质询已被使用',
-  'was not accepted': '未被接受',
-  'has a signature counter that did not move on (a copied authenticator, or a replay)': '的签名计数器没有递增（验证器被复制，或为重放）',
-  'is not a passkey of this account': '不是此账户的通行密钥',
-  'is not a passkey of an operator who may sign in here': '不是可在此登录的操作员的通行密钥',
-  'is not a client of this installation': '不是本系统的客户',
-  'is not a WebAuthn credential': '不是 WebAuthn 凭据',
-  'is already registered': '已注册',
-  'is of an account with no passkey': '属于没有通行密钥的账户',
-  'is repeated in this form': '在此表单中重复',
-  'is already used': '已被使用',
-  'does not exist': '不存在',
-  'is already there': '已存在',
-  'must be within a year': '必须在一年之内',
-  'must be today': '必须是今天',
-  'is required: say why the day is changed': '为必填项：请说明修改原因',
-  'is required: take the visitor\u2019s photo': '为必填项：请为访客拍照',
-  'is required: pick the host from the identities': '为必填项：请从身份中选择被访人',
-  'is an elevator board: wire it to a reader interface or an I/O board': '是电梯板：请接到读卡器接口或 I/O 板',
-  'is required on a board': '接到板上时为必填项',
   'is not a date and time (e.g. 28 Nov 2026 14:05)': '不是日期和时间（例如 2026年11月28日 14:05）',
   'is not a time in this time zone: the clocks skip it': '在此时区不存在：时钟跳过了这个时间',
-  'cannot be the division itself or one inside it': '不能是该部门本身或其下属部门',
-  'must stay empty: the top division is inside no other': '必须留空：顶层部门不属于任何部门',
-  'is not a division you may move divisions into': '不是您可以将部门移入的部门',
-  'is not a division you may add divisions in': '不是您可以在其中添加部门的部门',
-  'cannot change while the override is in force: end it, then make a new one': '强制模式生效期间不能更改：请先结束它，再新建一个',
-  'cannot be in the past while the override is in force: now at the earliest': '强制模式生效期间不能早于现在',
-  'must be floor numbers and ranges, e.g. 1-3, 5': '必须是楼层号和范围，例如 1-3, 5',
 };
 
 /** zh-CN of the contract's violations said with values (contract/primitives.ts, derive.ts, elevatorMasks.ts: fill), by
@@ -66,6 +33,10 @@ export const zhViolationSentences: Record<string, string> = {
   'password.tooFewClasses': '必须至少包含以下 {n} 类字符：小写字母、大写字母、数字、符号',
   'list.tooManyAddresses': '最多 {max} 个地址',
   'moment.beyondHistory': '必须在最近 {days} 天之内',
+  'day.mustBeToday': '必须是今天',
+  'day.withinYear': '必须在一年之内',
+  'list.repeatedInForm': '在此表单中重复',
+  'floors.notList': '必须是楼层号和范围，例如 1-3, 5',
   // the contract's fixed violations (contract/primitives.ts FIXED_SAID, schemas.ts): said by key, never found by their English
   'value.required': '为必填项',
   'text.notText': '必须是文本',
@@ -118,13 +89,14 @@ export const zhViolationSentences: Record<string, string> = {
 };
 
 let byEnglish: Map<string, string> | null = null;
-/** The catalogue's own messages (unique, help, rules) by their English text → derived key. */
+/** The catalogue's own messages (help, rules) by their English text → derived key. A field's uniqueMessage is not
+ *  among them: the server sends it with its catalogue key (server/crud/checks.ts alreadyUsed, issue 48). */
 function catalogueMessageKeys(): Map<string, string> {
   if (byEnglish) return byEnglish;
   byEnglish = new Map();
   for (const d of CATALOGUE) {
     for (const [k, v] of Object.entries(declarationEntries(d))) {
-      if (/\.(unique|help|rule)\./.test(k) && !byEnglish.has(v)) byEnglish.set(v, k);
+      if (/\.(help|rule)\./.test(k) && !byEnglish.has(v)) byEnglish.set(v, k);
       // a pattern's violation says the format part of the help (contract formatOfHelp)
       if (/\.help\./.test(k) && !byEnglish.has(formatOfHelp(v))) byEnglish.set(formatOfHelp(v), `${k}#format`);
     }
@@ -142,6 +114,8 @@ export function violationText(
   // issue 50: a day in a message is said as the screens say days ("(2026-12-02)" stood beside a field showing "2 Dec 2026")
   const day = (text: string) => text.replace(/\b(\d{4}-\d{2}-\d{2})\b/g, (d) => formatDate(d, loc));
   if (typeof said !== 'string' && said.code && said.values) {
+    // a catalogue declaration's own sentence (a field's uniqueMessage): its catalogue key, said from the declaration's zh-CN
+    if (said.code.startsWith('resource.')) return loc === 'en' ? said.message : cat(said.code, said.message);
     const template = zhViolationSentences[said.code];
     if (!template) return saySentence({ message: said.message, code: said.code, values: said.values }, loc);
     return day(loc === 'en' ? said.message : fillTemplate(template, said.values));

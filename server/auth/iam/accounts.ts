@@ -33,7 +33,9 @@ export function groupsOf(claim: unknown): string[] {
   if (claim === undefined || claim === null) return [];
   const list = typeof claim === 'string' ? [claim] : claim;
   if (!Array.isArray(list))
-    throw new HttpError(400, 'The identity provider sent a groups claim that is not a list', [{ field: 'groups', message: 'is not a list' }]);
+    throw new HttpError(400, fill('iam.groupsNotList', 'The identity provider sent a groups claim that is not a list', {}), [
+      { field: 'groups', message: 'is not a list' },
+    ]);
   if (list.length > GROUPS_MAX)
     throw new HttpError(
       400,
@@ -81,7 +83,7 @@ async function freeUsername(db: Db, p: ProviderPerson): Promise<string> {
     const name = n === 1 ? base : `${base}.${n}`;
     if (!(await q.usernameTaken(db, name))) return name;
   }
-  throw new HttpError(409, 'No free username could be made for this person');
+  throw new HttpError(409, fill('username.noneFree', 'No free username could be made for this person', {}));
 }
 
 const grantView = async (db: Db, userId: number, provider: string) =>

@@ -17,7 +17,7 @@ import { takeIamTicket } from '../../db/queries/iamTickets';
 import { keepSamlSession, type SamlSubject } from '../../db/queries/saml';
 import { startSession } from '../../db/queries/sessions';
 import * as users from '../../db/queries/users';
-import { HttpError, body, errorBody, saidOf } from '../../http/kit';
+import { HttpError, body, errorBody, saidOf, fill } from '../../http/kit';
 import type { UserRow } from '../../db/queries/users';
 import { privilegeEntries, rolesOf } from '../access';
 import { userSettings } from '../policy';
@@ -86,17 +86,22 @@ export function iamRoutes(app: FastifyInstance, opts: IamOptions) {
     const q = (req.query ?? {}) as Record<string, unknown>;
     try {
       const provider = await oidcByKey(q.provider);
-      if (!provider) throw new HttpError(404, 'No such identity provider is configured', [{ field: 'provider', message: 'is not a configured provider' }]);
+      if (!provider)
+        throw new HttpError(404, fill('iam.noSuchProvider', 'No such identity provider is configured', {}), [
+          { field: 'provider', message: 'is not a configured provider' },
+        ]);
       const returnPath = safeReturnPath(q.return);
       if (returnPath === 'invalid')
-        throw new HttpError(400, 'The return address must be a page of this console', [{ field: 'return', message: 'is not a path of this console' }]);
+        throw new HttpError(400, fill('iam.returnNotConsole', 'The return address must be a page of this console', {}), [
+          { field: 'return', message: 'is not a path of this console' },
+        ]);
       const redirectUri = `${originOf(req)}${API.oidcCallback}`;
       let started;
       try {
         started = await authorizationUrl(provider, redirectUri);
       } catch (e) {
         req.log.warn({ err: e, provider: provider.key }, 'identity provider discovery failed');
-        throw new HttpError(503, 'The identity provider did not answer: try again later, or sign in with a password');
+        throw new HttpError(503, fill('iam.noAnswer', 'The identity provider did not answer: try again later, or sign in with a password', {}));
       }
       const binding = bindBrowser(req, reply);
       await iam.keepIamFlow(db, {
@@ -130,23 +135,29 @@ export function iamRoutes(app: FastifyInstance, opts: IamOptions) {
     const q = (req.query ?? {}) as Record<string, unknown>;
     const state = typeof q.state === 'string' ? q.state : '';
     if (!state || state.length > 200)
-      throw new HttpError(400, 'The sign-in came back without its state: start it again from the sign-in page', [{ field: 'state', message: 'is missing' }]);
+      throw new HttpError(400, fill('iam.noState', 'The sign-in came back without its state: start it again from the sign-in page', {}), [
+        { field: 'state', message: 'is missing' },
+      ]);
     const binding = bindingOf(req);
     // the flow is taken once: a replayed, forged or stale state finds nothing
     const flow = await iam.takeIamFlow(db, hash(state));
     if (!flow)
-      throw new HttpError(400, 'This sign-in is unknown, was already used or has expired: start it again from the sign-in page', [
-        { field: 'state', message: 'is unknown, used or expired' },
-      ]);
+      throw new HttpError(
+        400,
+        fill('iam.signInUnknown', 'This sign-in is unknown, was already used or has expired: start it again from the sign-in page', {}),
+        [{ field: 'state', message: 'is unknown, used or expired' }],
+      );
     if (!binding || !sameHash(hash(binding), flow.binding_hash))
-      throw new HttpError(400, 'This sign-in was started in another browser: start it again from the sign-in page', [
+      throw new HttpError(400, fill('iam.otherBrowser', 'This sign-in was started in another browser: start it again from the sign-in page', {}), [
         { field: 'state', message: 'belongs to another browser' },
       ]);
     const provider = await oidcByKey(flow.provider);
     if (!provider)
-      throw new HttpError(400, 'The identity provider of this sign-in is no longer configured', [{ field: 'provider', message: 'is not configured' }]);
+      throw new HttpError(400, fill('iam.providerGone', 'The identity provider of this sign-in is no longer configured', {}), [
+        { field: 'provider', message: 'is not configured' },
+      ]);
     if (typeof q.error === 'string')
-      throw new HttpError(400, 'The identity provider did not sign you in: start again from the sign-in page', [
+      throw new HttpError(400, fill('iam.notSignedIn', 'The identity provider did not sign you in: start again from the sign-in page', {}), [
         { field: 'error', message: q.error.slice(0, 100) },
       ]);
     // the callback as the provider was told it (never as the Host header says now)
@@ -159,8 +170,10 @@ export function iamRoutes(app: FastifyInstance, opts: IamOptions) {
       const why = whyRefused(e);
       req.log.warn({ provider: provider.key, why }, 'identity provider answer refused');
       const unreachable = /fetch failed|ECONNREFUSED|timeout|aborted/i.test(why);
-      if (unreachable) throw new HttpError(503, 'The identity provider did not answer: try again later, or sign in with a password');
-      throw new HttpError(400, "The identity provider's answer was refused: it failed Gatehouse's checks", [{ field: 'id_token', message: why.slice(0, 200) }]);
+      if (unreachable) throw new HttpError(503, fill('iam.noAnswer', 'The identity provider did not answer: try again later, or sign in with a password', {}));
+      throw new HttpError(400, fill('iam.answerRefused', "The identity provider's answer was refused: it failed Gatehouse's checks", {}), [
+        { field: 'id_token', message: why.slice(0, 200) },
+      ]);
     }
     const c = checked.claims as Record<string, unknown>;
     const text = (v: unknown) => (typeof v === 'string' && v.trim() ? v.trim().slice(0, 200) : null);
@@ -189,11 +202,14 @@ export function iamRoutes(app: FastifyInstance, opts: IamOptions) {
     const binding = bindingOf(req);
     const t = await takeIamTicket(db, hash(ticket));
     if (!t || !binding || !sameHash(hash(binding), t.binding_hash))
-      throw new HttpError(400, 'This sign-in is unknown, was already used or has expired: start it again from the sign-in page', [
-        { field: 'ticket', message: 'is unknown, used or expired' },
-      ]);
+      throw new HttpError(
+        400,
+        fill('iam.signInUnknown', 'This sign-in is unknown, was already used or has expired: start it again from the sign-in page', {}),
+        [{ field: 'ticket', message: 'is unknown, used or expired' }],
+      );
     const u = await users.userById(db, Number(t.user_id));
-    if (!u || (await iam.isDisabled(db, u.id))) throw new HttpError(403, 'This account is disabled in Gatehouse: ask your administrator.');
+    if (!u || (await iam.isDisabled(db, u.id)))
+      throw new HttpError(403, fill('account.disabled', 'This account is disabled in Gatehouse: ask your administrator.', {}));
     const policy = await userSettings(db, u.id, { lockout: opts.lockout, sessionLifetimeS: opts.tokenLifetimeS });
     const clientId = u.selected_client_id;
     const roles = await rolesOf(db, u.id, clientId);

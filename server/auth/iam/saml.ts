@@ -12,7 +12,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { randomBytes } from 'node:crypto';
 import type { Profile } from '@node-saml/node-saml';
 import { API, IAM_TICKET_PARAM } from '../../../contract';
-import { HttpError } from '../../http/kit';
+import { HttpError, fill } from '../../http/kit';
 import { signInPerson } from './accounts';
 import type { SamlProviderConfig } from './config';
 import { FLOW_TTL_MS, bindBrowser, hash, issueTicket, originOf, safeReturnPath } from './flow';
@@ -37,7 +37,10 @@ export function samlRoutes(app: FastifyInstance, opts: SamlRouteOptions) {
     return p?.kind === 'saml' ? p : null;
   };
   const logout = samlLogoutRoutes({ ...opts, samlByKey });
-  const unknownProvider = () => new HttpError(404, 'No such identity provider is configured', [{ field: 'provider', message: 'is not a configured provider' }]);
+  const unknownProvider = () =>
+    new HttpError(404, fill('iam.noSuchProvider', 'No such identity provider is configured', {}), [
+      { field: 'provider', message: 'is not a configured provider' },
+    ]);
 
   // Gatehouse's service provider metadata for one provider: its entity ID and assertion consumer service
   app.get(API.samlMetadata, { config: { open: true } }, async (req, reply) => {
@@ -57,7 +60,9 @@ export function samlRoutes(app: FastifyInstance, opts: SamlRouteOptions) {
       if (!p) throw unknownProvider();
       const returnPath = safeReturnPath(q.return);
       if (returnPath === 'invalid')
-        throw new HttpError(400, 'The return address must be a page of this console', [{ field: 'return', message: 'is not a path of this console' }]);
+        throw new HttpError(400, fill('iam.returnNotConsole', 'The return address must be a page of this console', {}), [
+          { field: 'return', message: 'is not a path of this console' },
+        ]);
       const relay = randomBytes(32).toString('base64url');
       let requestId: string | null = null;
       const url = await samlOf(
@@ -106,24 +111,31 @@ export function samlRoutes(app: FastifyInstance, opts: SamlRouteOptions) {
     const relay = typeof b.RelayState === 'string' ? b.RelayState : '';
     const response = typeof b.SAMLResponse === 'string' ? b.SAMLResponse : '';
     if (!relay || relay.length > 200)
-      throw new HttpError(400, 'The sign-in came back without its state: start it again from the sign-in page', [
+      throw new HttpError(400, fill('iam.noState', 'The sign-in came back without its state: start it again from the sign-in page', {}), [
         { field: 'RelayState', message: 'is missing' },
       ]);
     if (!response)
-      throw new HttpError(400, "The identity provider's answer was refused: it failed Gatehouse's checks", [{ field: 'SAMLResponse', message: 'is missing' }]);
+      throw new HttpError(400, fill('iam.answerRefused', "The identity provider's answer was refused: it failed Gatehouse's checks", {}), [
+        { field: 'SAMLResponse', message: 'is missing' },
+      ]);
     // the flow is taken once: a replayed, forged or stale RelayState finds nothing
     const flow = await takeSamlFlow(db, hash(relay));
     if (!flow)
-      throw new HttpError(400, 'This sign-in is unknown, was already used or has expired: start it again from the sign-in page', [
-        { field: 'RelayState', message: 'is unknown, used or expired' },
-      ]);
+      throw new HttpError(
+        400,
+        fill('iam.signInUnknown', 'This sign-in is unknown, was already used or has expired: start it again from the sign-in page', {}),
+        [{ field: 'RelayState', message: 'is unknown, used or expired' }],
+      );
     const p = await samlByKey(flow.provider);
-    if (!p) throw new HttpError(400, 'The identity provider of this sign-in is no longer configured', [{ field: 'provider', message: 'is not configured' }]);
+    if (!p)
+      throw new HttpError(400, fill('iam.providerGone', 'The identity provider of this sign-in is no longer configured', {}), [
+        { field: 'provider', message: 'is not configured' },
+      ]);
     const origin = originOf(req);
     const acsUrl = `${origin}${API.samlAcs}`;
     const refused = (why: string) => {
       req.log.warn({ provider: p.key, why }, 'SAML answer refused');
-      return new HttpError(400, "The identity provider's answer was refused: it failed Gatehouse's checks", [
+      return new HttpError(400, fill('iam.answerRefused', "The identity provider's answer was refused: it failed Gatehouse's checks", {}), [
         { field: 'SAMLResponse', message: why.slice(0, 200) },
       ]);
     };

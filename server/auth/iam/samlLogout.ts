@@ -18,14 +18,16 @@ import { ValidateInResponseTo, type CacheProvider, type Profile } from '@node-sa
 import { API } from '../../../contract';
 import { audit } from '../../audit/trail';
 import { endSamlSessions, keepLogoutRequest, takeLogoutRequest, takeMessageOnce, takeSamlSession } from '../../db/queries/saml';
-import { HttpError } from '../../http/kit';
+import { HttpError, fill } from '../../http/kit';
 import type { SamlProviderConfig } from './config';
 import { FLOW_TTL_MS, originOf } from './flow';
 import { oneRequest, samlOf, spSloUrl, xmlAttribute, type SamlRouteOptions } from './samlCore';
 import { spKeys } from './spKeys';
 
 const refusedWith = (field: string, why: string) =>
-  new HttpError(400, "The identity provider's sign-out message was refused: it failed Gatehouse's checks", [{ field, message: why.slice(0, 200) }]);
+  new HttpError(400, fill('iam.signOutRefused', "The identity provider's sign-out message was refused: it failed Gatehouse's checks", {}), [
+    { field, message: why.slice(0, 200) },
+  ]);
 
 /** The issuer of a SAML message (its first Issuer element). */
 const issuerOf = (xml: string) => /<(?:[\w.-]+:)?Issuer\b[^>]*>\s*([^<]*?)\s*<\//.exec(xml)?.[1]?.replace(/&amp;/g, '&') ?? null;
@@ -68,7 +70,7 @@ export function samlLogoutRoutes(opts: SamlRouteOptions & { samlByKey: (key: unk
       throw refusedWith('SAMLResponse', 'its InResponseTo answers no LogoutRequest of ours, or one already answered or expired');
     const status = xmlAttribute(xml, 'StatusCode', 'Value') ?? 'missing';
     if (!status.endsWith(':Success'))
-      throw new HttpError(400, 'You are signed out of Gatehouse, but the identity provider did not end its own session', [
+      throw new HttpError(400, fill('iam.providerSessionKept', 'You are signed out of Gatehouse, but the identity provider did not end its own session', {}), [
         { field: 'SAMLResponse', message: `its status is ${status.slice(0, 150)}` },
       ]);
     return reply.header('cache-control', 'no-store').redirect('/login', 302);
@@ -127,11 +129,14 @@ export function samlLogoutRoutes(opts: SamlRouteOptions & { samlByKey: (key: unk
         const b = (req.body && typeof req.body === 'object' ? req.body : {}) as Record<string, unknown>;
         try {
           const p = await samlByKey(q.provider);
-          if (!p) throw new HttpError(404, 'No such identity provider is configured', [{ field: 'provider', message: 'is not a configured provider' }]);
+          if (!p)
+            throw new HttpError(404, fill('iam.noSuchProvider', 'No such identity provider is configured', {}), [
+              { field: 'provider', message: 'is not a configured provider' },
+            ]);
           const relay = typeof b.RelayState === 'string' ? b.RelayState.slice(0, 200) : '';
           if (typeof b.SAMLResponse === 'string' && b.SAMLResponse) return await logoutResponse(req, reply, p, b.SAMLResponse);
           if (typeof b.SAMLRequest === 'string' && b.SAMLRequest) return await logoutRequest(req, reply, p, b.SAMLRequest, relay);
-          throw new HttpError(400, 'A sign-out message of the identity provider was expected', [
+          throw new HttpError(400, fill('iam.signOutExpected', 'A sign-out message of the identity provider was expected', {}), [
             { field: 'SAMLRequest', message: 'is missing (a LogoutRequest, or SAMLResponse: a LogoutResponse)' },
           ]);
         } catch (e) {

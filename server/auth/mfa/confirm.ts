@@ -6,13 +6,13 @@ import type { Db } from '../../db/db';
 import * as users from '../../db/queries/users';
 import type { UserRow } from '../../db/queries/users';
 import { audit } from '../../audit/trail';
-import { HttpError } from '../../http/kit';
+import { HttpError, fill, INVALID_REQUEST } from '../../http/kit';
 import { verifyPassword } from '../passwords';
 import { passwordExpired, userSettings, type PolicyDefaults } from '../policy';
 import * as store from './store';
 import { verifyTotp } from './totp';
 
-export const LOCKED = 'Account locked after too many failed sign-ins, try again later';
+export const LOCKED = fill('account.locked', 'Account locked after too many failed sign-ins, try again later', {});
 export type ConfirmedWith = 'totp' | 'password';
 
 /**
@@ -66,25 +66,31 @@ export async function confirmPerson(
     const step = totp ? await verifyTotp(totp.secret, input.code.trim(), totp.lastStep, now()) : null;
     if (step === null || !(await store.useTotpStep(db, u.id, step))) {
       await countFailure(db, req, u, defaults, now);
-      throw new HttpError(400, 'The code is wrong, or was already used', [{ field: 'code', message: 'is wrong or was already used' }]);
+      throw new HttpError(400, fill('mfa.codeRefused', 'The code is wrong, or was already used', {}), [
+        { field: 'code', ...fill('mfa.codeIsWrongOrUsed', 'is wrong or was already used', {}) },
+      ]);
     }
     return 'totp';
   }
   if (input.password !== undefined) {
     if (!u.password_hash || !(await verifyPassword(input.password, u.password_hash)))
-      throw new HttpError(400, 'Validation failed', [{ field: 'password', message: 'is not the current password' }]);
+      throw new HttpError(400, INVALID_REQUEST, [{ field: 'password', ...fill('password.isNotCurrent', 'is not the current password', {}) }]);
     // docs/MFA.md: an expired password is not taken wherever it is used, also in a session a passkey alone opened
     if (await passwordExpired(db, u.id, await userSettings(db, u.id, defaults)))
-      throw new HttpError(403, 'Your password has expired: change it first (Profile → Change password)', [{ field: 'password', message: 'has expired' }]);
+      throw new HttpError(403, fill('password.expiredChangeFirst', 'Your password has expired: change it first (Profile → Change password)', {}), [
+        { field: 'password', ...fill('password.hasExpired', 'has expired', {}) },
+      ]);
     return 'password';
   }
-  throw new HttpError(400, 'Validation failed', [{ field: 'password', message: 'or a code of the authenticator app is required' }]);
+  throw new HttpError(400, INVALID_REQUEST, [
+    { field: 'password', ...fill('mfa.passwordOrCodeRequired', 'or a code of the authenticator app is required', {}) },
+  ]);
 }
 
 /** Refuses a removal that would leave an account its client requires MFA of without a second factor. */
 export async function keepsOneFactor(db: Db, userId: number, left: store.Factors, what: string): Promise<void> {
   if (store.hasSecondFactor(left) || !(await store.mustUseMfa(db, userId))) return;
-  throw new HttpError(409, 'Your client requires MFA: add another second factor before removing this one', [
-    { field: what, message: 'is the only second factor, and the client requires one' },
+  throw new HttpError(409, fill('mfa.clientRequiresFactor', 'Your client requires MFA: add another second factor before removing this one', {}), [
+    { field: what, ...fill('mfa.isOnlyFactor', 'is the only second factor, and the client requires one', {}) },
   ]);
 }

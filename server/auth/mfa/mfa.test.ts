@@ -55,7 +55,7 @@ describe('TOTP', () => {
 
     const wrong = await s.call('POST', MFA_API.totp, { token, body: { code: '000000' } });
     expect(wrong.status).toBe(400);
-    expect(wrong.body.violations).toEqual([{ field: 'code', message: 'is wrong' }]);
+    expect(wrong.body.violations).toEqual([{ field: 'code', message: 'is wrong', code: 'mfa.codeIsWrong', values: {} }]);
     expect(await s.count('select 1 from mfa_totp where user_id = $1', [await userId('operator')])).toBe(0);
 
     const done = await sendPreviousStepCode(init.body.secret, (code) => s.call('POST', MFA_API.totp, { token, body: { code } }));
@@ -90,7 +90,7 @@ describe('TOTP', () => {
     const again = await password('operator');
     const replay = await s.call('POST', MFA_API.secondFactor, { body: { ticket: again.body.ticket, code } });
     expect(replay.status).toBe(401);
-    expect(replay.body.violations).toEqual([{ field: 'code', message: 'is wrong or was already used' }]);
+    expect(replay.body.violations).toEqual([{ field: 'code', message: 'is wrong or was already used', code: 'mfa.codeIsWrongOrUsed', values: {} }]);
   });
 
   it('wrong codes count towards the lockout, and the password alone does not start the count again', async () => {
@@ -184,7 +184,7 @@ describe('TOTP', () => {
     expect(other.status).toBe(200);
     const wrong = await s.call('POST', MFA_API.totpRemove, { token, body: { password: 'not-it' } });
     expect(wrong.status).toBe(400);
-    expect(wrong.body.violations).toEqual([{ field: 'password', message: 'is not the current password' }]);
+    expect(wrong.body.violations).toEqual([{ field: 'password', message: 'is not the current password', code: 'password.isNotCurrent', values: {} }]);
     const r = await s.call('POST', MFA_API.totpRemove, { token, body: { password: DEMO_PASSWORD } });
     expect(r.status).toBe(200);
     expect(await meStatus(other.body.token)).toBe(401);
@@ -242,7 +242,7 @@ describe('TOTP', () => {
     // the same code is never accepted twice
     const replay = await s.call('POST', MFA_API.recoveryCodes, { token, body: { code } });
     expect(replay.status).toBe(400);
-    expect(replay.body.violations).toEqual([{ field: 'code', message: 'is wrong or was already used' }]);
+    expect(replay.body.violations).toEqual([{ field: 'code', message: 'is wrong or was already used', code: 'mfa.codeIsWrongOrUsed', values: {} }]);
 
     // the old codes stop working, the new ones sign in
     const old = await s.call('POST', MFA_API.secondFactor, { body: { ticket: (await password('mfa-codes')).body.ticket, code: codes[1] } });

@@ -32,9 +32,11 @@ describe('passkeys', () => {
     const token = await s.login('operator');
     const unconfirmed = await s.call('POST', MFA_API.passkeyInit, { token, body: {} });
     expect(unconfirmed.status).toBe(400);
-    expect(unconfirmed.body.violations).toEqual([{ field: 'password', message: 'or a code of the authenticator app is required' }]);
+    expect(unconfirmed.body.violations).toEqual([
+      { field: 'password', message: 'or a code of the authenticator app is required', code: 'mfa.passwordOrCodeRequired', values: {} },
+    ]);
     const wrong = await s.call('POST', MFA_API.passkeyInit, { token, body: { password: 'not-it' } });
-    expect(wrong.body.violations).toEqual([{ field: 'password', message: 'is not the current password' }]);
+    expect(wrong.body.violations).toEqual([{ field: 'password', message: 'is not the current password', code: 'password.isNotCurrent', values: {} }]);
 
     const { key, done } = await registerPasskey(s, token, DEMO_PASSWORD, 'Desk key');
     expect(done.status).toBe(200);
@@ -69,14 +71,21 @@ describe('passkeys', () => {
     await s.call('POST', MFA_API.assertionInit, { body: { ticket: t2.body.ticket } });
     const replay = await s.call('POST', MFA_API.assertion, { body: { ticket: t2.body.ticket, response: answer } });
     expect(replay.status).toBe(400);
-    expect(replay.body.violations).toEqual([{ field: 'response', message: 'answers no challenge given to this session, or one already used' }]);
+    expect(replay.body.violations).toEqual([
+      { field: 'response', message: 'answers no challenge given to this session, or one already used', code: 'passkey.answersNoChallenge', values: {} },
+    ]);
     // the same challenge answered twice (the second time with the counter held back): the challenge is gone
     const o2 = await s.call('POST', MFA_API.assertionInit, { body: { ticket: t2.body.ticket } });
     const held = key.assert(o2.body, true);
     const again = await s.call('POST', MFA_API.assertion, { body: { ticket: t2.body.ticket, response: held } });
     expect(again.status).toBe(400);
     expect(again.body.violations).toEqual([
-      { field: 'response', message: 'has a signature counter that did not move on (a copied authenticator, or a replay)' },
+      {
+        field: 'response',
+        message: 'has a signature counter that did not move on (a copied authenticator, or a replay)',
+        code: 'passkey.counterDidNotMove',
+        values: {},
+      },
     ]);
     expect(await factorTables()).toBe(before);
 
@@ -87,7 +96,9 @@ describe('passkeys', () => {
     const stranger = new SoftAuthenticator(s.base);
     const foreign = await s.call('POST', MFA_API.passkeys, { token, body: { response: stranger.register(init.body) } });
     expect(foreign.status).toBe(400);
-    expect(foreign.body.violations).toEqual([{ field: 'response', message: 'answers no challenge given to this session, or one already used' }]);
+    expect(foreign.body.violations).toEqual([
+      { field: 'response', message: 'answers no challenge given to this session, or one already used', code: 'passkey.answersNoChallenge', values: {} },
+    ]);
     // and the one that was given it, once: the second time the challenge is gone
     const own = await s.call('POST', MFA_API.passkeys, { token: other, body: { response: stranger.register(init.body) } });
     expect(own.status).toBe(200);
@@ -101,7 +112,7 @@ describe('passkeys', () => {
       body: { response: new SoftAuthenticator('http://localhost:1').register(init2.body) },
     });
     expect(phished.status).toBe(400);
-    expect(phished.body.violations).toEqual([{ field: 'response', message: 'was not accepted' }]);
+    expect(phished.body.violations).toEqual([{ field: 'response', message: 'was not accepted', code: 'passkey.wasNotAccepted', values: {} }]);
     expect(await keysOf('hr')).toBe(2);
   });
 
@@ -114,7 +125,7 @@ describe('passkeys', () => {
     expect(o.body.allowCredentials.map((c: { id: string }) => c.id)).not.toContain(auditorKey.credentialId);
     const r = await s.call('POST', MFA_API.assertion, { body: { ticket: t.body.ticket, response: auditorKey.assert(o.body) } });
     expect(r.status).toBe(400);
-    expect(r.body.violations).toEqual([{ field: 'response', message: 'is not a passkey of this account' }]);
+    expect(r.body.violations).toEqual([{ field: 'response', message: 'is not a passkey of this account', code: 'passkey.isNotOfAccount', values: {} }]);
     expect(await factorTables()).toBe(before);
     const failed = await s.db.query<{ failed_attempts: number }>('select failed_attempts from users where username = $1', ['reception']);
     expect(failed.rows[0].failed_attempts).toBe(1);
@@ -134,10 +145,12 @@ describe('passkeys', () => {
     expect((await s.call('PUT', API.operatorSettings, { token: admin, body: { ...settings, mfaRequired: 1 } })).status).toBe(200);
     const path = MFA_API.passkeyRemove.replace(':id', key.credentialId);
     const wrong = await s.call('POST', path, { token: admin, body: { password: 'not-it' } });
-    expect(wrong.body.violations).toEqual([{ field: 'password', message: 'is not the current password' }]);
+    expect(wrong.body.violations).toEqual([{ field: 'password', message: 'is not the current password', code: 'password.isNotCurrent', values: {} }]);
     const last = await s.call('POST', path, { token: admin, body: { password: DEMO_PASSWORD } });
     expect(last.status).toBe(409);
-    expect(last.body.violations).toEqual([{ field: 'passkey', message: 'is the only second factor, and the client requires one' }]);
+    expect(last.body.violations).toEqual([
+      { field: 'passkey', message: 'is the only second factor, and the client requires one', code: 'mfa.isOnlyFactor', values: {} },
+    ]);
     expect(await keysOf('admin')).toBe(1);
     expect((await s.call('PUT', API.operatorSettings, { token: admin, body: settings })).status).toBe(200);
     const removed = await s.call('POST', path, { token: admin, body: { password: DEMO_PASSWORD } });
@@ -176,7 +189,7 @@ describe('passkeys', () => {
 describe('a sign-in with a passkey alone', () => {
   const failures = async (username: string) =>
     Number((await s.db.query<{ n: number }>('select failed_attempts n from users where username = $1', [username])).rows[0].n);
-  const NOT_HERE = [{ field: 'response', message: 'is not a passkey of an operator who may sign in here' }];
+  const NOT_HERE = [{ field: 'response', message: 'is not a passkey of an operator who may sign in here', code: 'passkey.isNotForSignIn', values: {} }];
 
   it('signs in with user verification, records the method and audits; a replay, an unverified answer and an unknown passkey are refused', async () => {
     const { key } = await registerPasskey(s, await s.login('harbour'), DEMO_PASSWORD, 'Harbour key');
@@ -204,13 +217,15 @@ describe('a sign-in with a passkey alone', () => {
     // the same answer again: its challenge was used
     const replay = await s.call('POST', MFA_API.passkeySignIn, { body: { response: answer } });
     expect(replay.status).toBe(400);
-    expect(replay.body.violations).toEqual([{ field: 'response', message: 'answers no challenge given to this session, or one already used' }]);
+    expect(replay.body.violations).toEqual([
+      { field: 'response', message: 'answers no challenge given to this session, or one already used', code: 'passkey.answersNoChallenge', values: {} },
+    ]);
     // an authenticator that did not verify the person (no PIN, no fingerprint): the passkey alone is not enough
     key.verifies = false;
     const unverified = await passwordless(s, key);
     key.verifies = true;
     expect(unverified.r.status).toBe(400);
-    expect(unverified.r.body.violations).toEqual([{ field: 'response', message: 'was not accepted' }]);
+    expect(unverified.r.body.violations).toEqual([{ field: 'response', message: 'was not accepted', code: 'passkey.wasNotAccepted', values: {} }]);
     expect(await failures('harbour')).toBe(1);
     // a passkey this installation never registered
     const stranger = new SoftAuthenticator(s.base);
@@ -264,7 +279,7 @@ describe('a sign-in with a passkey alone', () => {
       // the password sign-in leads to the change, as before
       const byPassword = await password('expiring');
       expect(byPassword.status).toBe(403);
-      expect(byPassword.body.violations).toEqual([{ field: 'password', message: 'has expired' }]);
+      expect(byPassword.body.violations).toEqual([{ field: 'password', message: 'has expired', code: 'password.hasExpired', values: {} }]);
       // a passkey alone does not use the password: it signs in
       const alone = await passwordless(s, key, 'NORTHWIND');
       expect(alone.r.status).toBe(200);
@@ -272,7 +287,7 @@ describe('a sign-in with a passkey alone', () => {
       const factors = await factorTables();
       const confirm = await s.call('POST', MFA_API.passkeyInit, { token: alone.r.body.token, body: { password: DEMO_PASSWORD } });
       expect(confirm.status).toBe(403);
-      expect(confirm.body.violations).toEqual([{ field: 'password', message: 'has expired' }]);
+      expect(confirm.body.violations).toEqual([{ field: 'password', message: 'has expired', code: 'password.hasExpired', values: {} }]);
       expect(await factorTables()).toBe(factors);
       // changed (the sign-in page's step for an expired password), the password works again, with its second step
       const changed = await s.call('POST', API.changePassword, {

@@ -25,12 +25,13 @@ import {
   PasskeyRegisterRequest,
   TicketRequest,
   WebAuthnOptions,
+  type Sentence,
 } from '../../../contract';
 import type { Db } from '../../db/db';
 import * as q from '../../db/queries/mfa';
 import * as users from '../../db/queries/users';
 import type { UserRow } from '../../db/queries/users';
-import { HttpError, body } from '../../http/kit';
+import { HttpError, body, fill, INVALID_REQUEST } from '../../http/kit';
 import type { RouteDoc } from '../../openapi/declared';
 import { originOf } from '../iam/flow';
 import { sha256 } from '../passwords';
@@ -95,19 +96,22 @@ const challengeOf = (clientDataJSON: string): string => {
   }
 };
 const wrongChallenge = () =>
-  new HttpError(400, 'This passkey answer is not for a challenge this session was given, or it was already used: try again', [
-    { field: 'response', message: 'answers no challenge given to this session, or one already used' },
-  ]);
-export const COUNTER = 'has a signature counter that did not move on (a copied authenticator, or a replay)';
+  new HttpError(
+    400,
+    fill('passkey.wrongChallenge', 'This passkey answer is not for a challenge this session was given, or it was already used: try again', {}),
+    [{ field: 'response', ...fill('passkey.answersNoChallenge', 'answers no challenge given to this session, or one already used', {}) }],
+  );
+export const COUNTER = fill('passkey.counterDidNotMove', 'has a signature counter that did not move on (a copied authenticator, or a replay)', {});
+const NOT_ACCEPTED = fill('passkey.wasNotAccepted', 'was not accepted', {});
 /** The library's reason stays in the server's log; the answer says it in words the console translates. */
-export const refused = (req: FastifyRequest, why: string, violation = 'was not accepted') => {
+export const refused = (req: FastifyRequest, why: string, violation: Sentence = NOT_ACCEPTED) => {
   req.log.info({ why }, 'passkey refused');
-  return new HttpError(400, 'The passkey was not accepted', [{ field: 'response', message: violation }]);
+  return new HttpError(400, fill('passkey.refused', 'The passkey was not accepted', {}), [{ field: 'response', ...violation }]);
 };
 const responseOf = <T>(r: Record<string, unknown>): T & { id: string; response: { clientDataJSON: string } } => {
   const resp = r.response as { clientDataJSON?: unknown } | undefined;
   if (typeof r.id !== 'string' || !B64URL.test(r.id) || !resp || typeof resp.clientDataJSON !== 'string')
-    throw new HttpError(400, 'Validation failed', [{ field: 'response', message: 'is not a WebAuthn credential' }]);
+    throw new HttpError(400, INVALID_REQUEST, [{ field: 'response', ...fill('passkey.isNotWebAuthn', 'is not a WebAuthn credential', {}) }]);
   return r as T & { id: string; response: { clientDataJSON: string } };
 };
 
@@ -220,10 +224,12 @@ export function passkeyRoutes(o: MfaOptions & { app: import('fastify').FastifyIn
       throw refused(req, (e as Error).message);
     }
     if (await passkeyById(db, info.id))
-      throw new HttpError(409, 'This passkey is already registered', [{ field: 'response', message: 'is already registered' }]);
+      throw new HttpError(409, fill('passkey.alreadyRegistered', 'This passkey is already registered', {}), [
+        { field: 'response', ...fill('passkey.isRegistered', 'is already registered', {}) },
+      ]);
     if (a.ticket && !(await store.useTicket(db, a.ticket)))
-      throw new HttpError(400, 'This sign-in has expired or was already used: sign in again', [
-        { field: 'ticket', message: 'has expired or was already used' },
+      throw new HttpError(400, fill('signIn.ticketGone', 'This sign-in has expired or was already used: sign in again', {}), [
+        { field: 'ticket', ...fill('ticket.hasExpiredOrUsed', 'has expired or was already used', {}) },
       ]);
     const name = input.name?.trim() || `Passkey ${new Date(now()).toISOString().slice(0, 10)}`;
     const recoveryCodes = await db.transaction(async (tx) => {
@@ -250,7 +256,7 @@ export function passkeyRoutes(o: MfaOptions & { app: import('fastify').FastifyIn
     const id = (req.params as { id: string }).id;
     // a credential id is base64url (WebAuthn): anything else (a NUL byte, 10 KB) is no passkey, asked of no database
     const key = B64URL.test(id) ? await passkeyById(db, id) : null;
-    if (!key || key.userId !== u.id) throw new HttpError(404, 'No such passkey of yours');
+    if (!key || key.userId !== u.id) throw new HttpError(404, fill('passkey.notYours', 'No such passkey of yours', {}));
     await confirmPerson(db, req, u, input, o.defaults, now);
     const f = await store.factorsOf(db, u.id);
     const left = { ...f, passkeys: f.passkeys - 1 };
@@ -268,12 +274,14 @@ export function passkeyRoutes(o: MfaOptions & { app: import('fastify').FastifyIn
     const input = body(req.body ?? {}, TicketRequest);
     const userId = input.ticket ? await h.ticketUser(input.ticket) : null;
     if (userId === null || !input.ticket)
-      throw new HttpError(400, 'This sign-in has expired or was already used: sign in again', [
-        { field: 'ticket', message: 'has expired or was already used' },
+      throw new HttpError(400, fill('signIn.ticketGone', 'This sign-in has expired or was already used: sign in again', {}), [
+        { field: 'ticket', ...fill('ticket.hasExpiredOrUsed', 'has expired or was already used', {}) },
       ]);
     const allowCredentials = await credentialsOf(db, userId);
     if (allowCredentials.length === 0)
-      throw new HttpError(409, 'This account has no passkey', [{ field: 'ticket', message: 'is of an account with no passkey' }]);
+      throw new HttpError(409, fill('passkey.noneOnAccount', 'This account has no passkey', {}), [
+        { field: 'ticket', ...fill('passkey.isOfAccountWithNone', 'is of an account with no passkey', {}) },
+      ]);
     const options = await generateAuthenticationOptions({
       rpID: rp(req).rpID,
       allowCredentials,
@@ -288,8 +296,8 @@ export function passkeyRoutes(o: MfaOptions & { app: import('fastify').FastifyIn
     const input = body(req.body, PasskeyAssertionRequest);
     const userId = input.ticket ? await h.ticketUser(input.ticket) : null;
     if (userId === null || !input.ticket)
-      throw new HttpError(400, 'This sign-in has expired or was already used: sign in again', [
-        { field: 'ticket', message: 'has expired or was already used' },
+      throw new HttpError(400, fill('signIn.ticketGone', 'This sign-in has expired or was already used: sign in again', {}), [
+        { field: 'ticket', ...fill('ticket.hasExpiredOrUsed', 'has expired or was already used', {}) },
       ]);
     const u = await h.userOf(userId);
     if (isLocked(u, now)) throw new HttpError(423, LOCKED);
@@ -300,7 +308,9 @@ export function passkeyRoutes(o: MfaOptions & { app: import('fastify').FastifyIn
     const key = await passkeyById(db, response.id);
     if (!key || key.userId !== u.id) {
       await countFailure(db, req, u, o.defaults, now);
-      throw new HttpError(400, 'This passkey is not one of this account', [{ field: 'response', message: 'is not a passkey of this account' }]);
+      throw new HttpError(400, fill('passkey.notOfAccount', 'This passkey is not one of this account', {}), [
+        { field: 'response', ...fill('passkey.isNotOfAccount', 'is not a passkey of this account', {}) },
+      ]);
     }
     const newCounter = await signedBy(req, response, key, false);
     if (typeof newCounter !== 'number') {
@@ -312,8 +322,8 @@ export function passkeyRoutes(o: MfaOptions & { app: import('fastify').FastifyIn
       throw refused(req, 'counter', COUNTER);
     }
     if (!(await store.useTicket(db, input.ticket)))
-      throw new HttpError(400, 'This sign-in has expired or was already used: sign in again', [
-        { field: 'ticket', message: 'has expired or was already used' },
+      throw new HttpError(400, fill('signIn.ticketGone', 'This sign-in has expired or was already used: sign in again', {}), [
+        { field: 'ticket', ...fill('ticket.hasExpiredOrUsed', 'has expired or was already used', {}) },
       ]);
     if (u.failed_attempts > 0 || u.locked_until) await users.clearFailedSignIns(db, u.id);
     return reply.send(await o.sessionBody({ ...u, failed_attempts: 0, locked_until: null }, req, await h.lifetimeS(u), 'password+passkey'));

@@ -13,7 +13,7 @@ import { LoginResponse, MFA_API, PasskeySignInRequest, PasskeySignInStart, TENAN
 import * as users from '../../db/queries/users';
 import type { UserRow } from '../../db/queries/users';
 import { audit } from '../../audit/trail';
-import { HttpError, body } from '../../http/kit';
+import { HttpError, body, fill, INVALID_REQUEST } from '../../http/kit';
 import type { RouteDoc } from '../../openapi/declared';
 import { clientIdsOf } from '../access';
 import { isDisabled } from '../policy';
@@ -28,13 +28,16 @@ const DOCS = {
 } satisfies Record<string, RouteDoc>;
 
 const notHere = () =>
-  new HttpError(400, 'This passkey does not sign anyone in here', [{ field: 'response', message: 'is not a passkey of an operator who may sign in here' }]);
+  new HttpError(400, fill('passkey.signsNobodyIn', 'This passkey does not sign anyone in here', {}), [
+    { field: 'response', ...fill('passkey.isNotForSignIn', 'is not a passkey of an operator who may sign in here', {}) },
+  ]);
 
 /** The client the sign-in page was opened for: `client` (its code, /login?client=CODE), or x-tenant-id in IAM mode; null: the installation's. */
 async function pageClient(o: MfaOptions, req: FastifyRequest, code: string | undefined): Promise<number | null> {
   if (code !== undefined) {
     const id = await activeClientByCode(o.db, code.trim());
-    if (id === null) throw new HttpError(400, 'Validation failed', [{ field: 'client', message: 'is not a client of this installation' }]);
+    if (id === null)
+      throw new HttpError(400, INVALID_REQUEST, [{ field: 'client', ...fill('client.isNotOfInstallation', 'is not a client of this installation', {}) }]);
     return id;
   }
   const header = req.headers[TENANT_HEADER];

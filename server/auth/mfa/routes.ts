@@ -19,7 +19,7 @@ import type { SignInMethod } from '../../db/queries/sessions';
 import * as users from '../../db/queries/users';
 import type { UserRow } from '../../db/queries/users';
 import { audit } from '../../audit/trail';
-import { HttpError, body } from '../../http/kit';
+import { HttpError, body, fill } from '../../http/kit';
 import { sha256 } from '../passwords';
 import { userSettings } from '../policy';
 import { confirmPerson, countFailure as countFailureOf, isLocked as lockedAt, keepsOneFactor, LOCKED } from './confirm';
@@ -42,7 +42,9 @@ const DOCS = {
 } satisfies Record<string, RouteDoc>;
 
 export const ticketGone = () =>
-  new HttpError(400, 'This sign-in has expired or was already used: sign in again', [{ field: 'ticket', message: 'has expired or was already used' }]);
+  new HttpError(400, fill('signIn.ticketGone', 'This sign-in has expired or was already used: sign in again', {}), [
+    { field: 'ticket', ...fill('ticket.hasExpiredOrUsed', 'has expired or was already used', {}) },
+  ]);
 
 export function mfaRoutes(app: FastifyInstance, o: MfaOptions) {
   const { db } = o;
@@ -103,7 +105,9 @@ export function mfaRoutes(app: FastifyInstance, o: MfaOptions) {
     } else if (await store.useRecoveryCode(db, u.id, code)) method = 'password+recovery';
     if (!method) {
       await countFailure(req, u);
-      throw new HttpError(401, 'The code is wrong, or was already used', [{ field: 'code', message: 'is wrong or was already used' }]);
+      throw new HttpError(401, fill('mfa.codeRefused', 'The code is wrong, or was already used', {}), [
+        { field: 'code', ...fill('mfa.codeIsWrongOrUsed', 'is wrong or was already used', {}) },
+      ]);
     }
     if (!(await store.useTicket(db, input.ticket))) throw ticketGone();
     if (u.failed_attempts > 0 || u.locked_until) await users.clearFailedSignIns(db, u.id);
@@ -133,7 +137,9 @@ export function mfaRoutes(app: FastifyInstance, o: MfaOptions) {
     const a = await asker(req, input.ticket);
     const u = await userOf(a.userId);
     if (await store.hasTotp(db, u.id))
-      throw new HttpError(409, 'An authenticator app is already set up: remove it first', [{ field: 'totp', message: 'is already set up' }]);
+      throw new HttpError(409, fill('totp.alreadySetUp', 'An authenticator app is already set up: remove it first', {}), [
+        { field: 'totp', ...fill('totp.isSetUp', 'is already set up', {}) },
+      ]);
     // from the Profile: the person confirms it again (a sign-in's ticket came with the password just now)
     if (!a.ticket) await confirm(req, u, input);
     const secret = newTotpSecret();
@@ -148,16 +154,21 @@ export function mfaRoutes(app: FastifyInstance, o: MfaOptions) {
     const u = await userOf(a.userId);
     const secret = await store.pendingTotp(db, u.id, a.binding);
     if (!secret)
-      throw new HttpError(400, 'No enrolment was begun in this session, or it expired: start again', [
-        { field: 'code', message: 'belongs to no enrolment begun in this session' },
+      throw new HttpError(400, fill('mfa.noEnrolment', 'No enrolment was begun in this session, or it expired: start again', {}), [
+        { field: 'code', ...fill('mfa.belongsToNoEnrolment', 'belongs to no enrolment begun in this session', {}) },
       ]);
     const step = await verifyTotp(secret, input.code.trim(), 0, now());
-    if (step === null) throw new HttpError(400, 'The code is wrong: check the clock of the device', [{ field: 'code', message: 'is wrong' }]);
+    if (step === null)
+      throw new HttpError(400, fill('totp.codeWrongCheckClock', 'The code is wrong: check the clock of the device', {}), [
+        { field: 'code', ...fill('mfa.codeIsWrong', 'is wrong', {}) },
+      ]);
     if (a.ticket && !(await store.useTicket(db, a.ticket))) throw ticketGone();
     const recoveryCodes = await db.transaction(async (tx) => {
       await store.keepSession(tx, a.jti);
       if (await store.hasTotp(tx, u.id))
-        throw new HttpError(409, 'An authenticator app is already set up: remove it first', [{ field: 'totp', message: 'is already set up' }]);
+        throw new HttpError(409, fill('totp.alreadySetUp', 'An authenticator app is already set up: remove it first', {}), [
+          { field: 'totp', ...fill('totp.isSetUp', 'is already set up', {}) },
+        ]);
       const codes = await enrolled(tx, req, u, { factor: 'totp' });
       await store.confirmTotp(tx, u.id, secret, step);
       return codes;
@@ -171,7 +182,7 @@ export function mfaRoutes(app: FastifyInstance, o: MfaOptions) {
     const a = await asker(req, undefined);
     const u = await userOf(a.userId);
     const f = await store.factorsOf(db, u.id);
-    if (!f.totp) throw new HttpError(404, 'No authenticator app is set up');
+    if (!f.totp) throw new HttpError(404, fill('totp.noneSetUp', 'No authenticator app is set up', {}));
     await confirm(req, u, input);
     await keepsOneFactor(db, u.id, { ...f, totp: false }, 'totp');
     await db.transaction(async (tx) => {
@@ -194,8 +205,8 @@ export function mfaRoutes(app: FastifyInstance, o: MfaOptions) {
       const u = await userOf(a.userId);
       const f = await store.factorsOf(db, u.id);
       if (!store.hasSecondFactor(f))
-        throw new HttpError(409, 'Set up two-step verification first: recovery codes stand in for its second step', [
-          { field: 'mfa', message: 'has no second factor to stand in for' },
+        throw new HttpError(409, fill('mfa.setUpFirst', 'Set up two-step verification first: recovery codes stand in for its second step', {}), [
+          { field: 'mfa', ...fill('mfa.hasNoFactorToStandIn', 'has no second factor to stand in for', {}) },
         ]);
       const confirmedWith = await confirm(req, u, input);
       const recoveryCodes = await db.transaction(async (tx) => {
