@@ -1,0 +1,165 @@
+// Issue 48: the server's refusals reach the console as keyed sentences (code, values, English beside them), and the
+// console says them in zh-CN by the key, never by looking their English up. Against the real server: a walk of every
+// route Fastify registers (a record that is not there, a privilege the caller lacks), then a table of the refusals the
+// last review named (second factors, divisions, the catalogue's generic writes, a fixed refusal).
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { API, MFA_API, accessZonesResource, type Sentence, type Violation } from '../../contract';
+import { startTestServer, type TestServer } from '../../server/testkit';
+import { sentenceIn } from '../api/errors';
+import { loadLocale, saySentence, tCat } from './index';
+import { violationText } from './violations';
+
+const CJK = /[\u4e00-\u9fff]/;
+/** A refusal's message as the console's toast says it: by the sentence its body carries (src/api/errors.ts sentenceIn). */
+const toast = (body: { message: string }, loc: 'en' | 'zh-CN') => {
+  const said = sentenceIn(body, body.message);
+  return said ? saySentence(said, loc) : body.message;
+};
+/** A violation as a form says it beside its field. */
+const field = (v: Violation, loc: 'en' | 'zh-CN') => violationText(v, loc, (k, e) => tCat(k, e, loc));
+/** What of an answer is not said by a key: the refusal's own message and each violation's, with where. */
+const unkeyed = (body: { code?: unknown; values?: unknown; message?: string; violations?: Violation[] }) => [
+  ...(typeof body.code === 'string' && body.values ? [] : [`message: ${body.message}`]),
+  ...(body.violations ?? []).filter((v) => typeof v.code !== 'string' || !v.values).map((v) => `${v.field}: ${v.message}`),
+];
+
+let s: TestServer;
+let admin: string; // the platform's administrator, working in Northwind: every privilege
+let staff: string; // a member of staff at Northwind: their own leave, little else
+beforeAll(async () => {
+  s = await startTestServer();
+  await loadLocale('zh-CN');
+  admin = await s.loginTo('admin', 'NORTHWIND');
+  staff = await s.login('staff');
+}, 60_000);
+afterAll(async () => {
+  await s?.close();
+});
+
+/** The routes Fastify registers whose every path parameter is a record's id, with an id no record has. */
+const byId = () =>
+  s.app.routes
+    .filter((r) => ['GET', 'DELETE'].includes(r.method) && r.url.includes('/:'))
+    .filter((r) => [...r.url.matchAll(/:(\w+)/g)].every((m) => /^(id|\w+Id)$/.test(m[1])))
+    .map((r) => ({ method: r.method, url: r.url, path: r.url.replace(/:\w+/g, '2147480000') }));
+
+describe("every route's refusal, said by its key", () => {
+  it('a record that is not there: every route naming one by id answers a keyed refusal the console says in zh-CN', async () => {
+    const routes = byId();
+    expect(routes.length).toBeGreaterThan(60); // the walk reaches the catalogue's routes and the hand-written ones
+    const bad: string[] = [];
+    let refused = 0;
+    for (const r of routes) {
+      const a = await s.call(r.method, r.path, { token: admin });
+      if (a.status < 400 || a.status >= 500 || typeof a.body !== 'object') continue;
+      refused++;
+      const body = a.body as { message: string; code?: string };
+      for (const u of unkeyed(body)) bad.push(`${r.method} ${r.url} ${a.status} ${u}`);
+      if (body.code && !CJK.test(toast(body, 'zh-CN'))) bad.push(`${r.method} ${r.url}: ${body.code} has no zh-CN (${toast(body, 'zh-CN')})`);
+    }
+    expect(refused).toBeGreaterThan(40);
+    expect(bad).toEqual([]);
+  }, 120_000);
+
+  it('a privilege the caller lacks: every such refusal a member of staff meets is keyed and said in zh-CN', async () => {
+    const routes = s.app.routes.filter((r) => r.method === 'GET' && !r.url.includes('/:') && !r.url.includes('*'));
+    const bad: string[] = [];
+    let forbidden = 0;
+    for (const r of routes) {
+      const a = await s.call('GET', r.url, { token: staff });
+      if (a.status !== 403 || typeof a.body !== 'object') continue;
+      forbidden++;
+      for (const u of unkeyed(a.body)) bad.push(`GET ${r.url} ${u}`);
+      const zh = toast(a.body, 'zh-CN');
+      if (!CJK.test(zh)) bad.push(`GET ${r.url}: ${zh}`);
+    }
+    expect(forbidden).toBeGreaterThan(20);
+    expect(bad).toEqual([]);
+  }, 120_000);
+});
+
+describe('the refusals the review named, said in zh-CN by their key', () => {
+  const TABLE: Array<{
+    what: string;
+    ask: () => Promise<{ status: number; body: any }>;
+    status: number;
+    code: string;
+    field?: string;
+    zh: string | (() => string);
+  }> = [
+    {
+      what: 'a second factor confirmed with nothing',
+      ask: async () => s.call('POST', MFA_API.passkeyInit, { token: await s.login('operator'), body: {} }),
+      status: 400,
+      field: 'password',
+      code: 'mfa.passwordOrCodeRequired',
+      zh: '或身份验证器应用中的验证码为必填项',
+    },
+    {
+      what: 'a second factor confirmed with a wrong password',
+      ask: async () => s.call('POST', MFA_API.passkeyInit, { token: await s.login('operator'), body: { password: 'not-it' } }),
+      status: 400,
+      field: 'password',
+      code: 'password.isNotCurrent',
+      zh: '不是当前密码',
+    },
+    {
+      what: 'no authenticator app to remove',
+      ask: async () => s.call('POST', MFA_API.totpRemove, { token: await s.login('operator'), body: { password: 'not-it' } }),
+      status: 404,
+      code: 'totp.noneSetUp',
+      zh: '尚未设置身份验证器应用',
+    },
+    {
+      what: 'a division moved into itself',
+      ask: async () => {
+        const top = (await s.call('GET', `${API.divisions}?size=100`, { token: admin })).body.items.find((d: any) => d.parentId === null);
+        const wing = await s.call('POST', API.divisions, { token: admin, body: { name: 'Refusal wing', parentId: top.id } });
+        return s.call('PUT', `${API.divisions}/${wing.body.id}`, { token: admin, body: { name: 'Refusal wing', parentId: wing.body.id } });
+      },
+      status: 400,
+      field: 'parentId',
+      code: 'division.isItselfOrInside',
+      zh: '不能是该部门本身或其下属部门',
+    },
+    {
+      what: "a name another access zone has (the declaration's own sentence, by its catalogue key)",
+      ask: async () => {
+        await s.call('POST', accessZonesResource.api, { token: admin, body: { name: 'Refusal zone' } });
+        return s.call('POST', accessZonesResource.api, { token: admin, body: { name: 'Refusal zone' } });
+      },
+      status: 400,
+      field: 'name',
+      code: 'resource.accessZones.unique.name',
+      zh: () => tCat('resource.accessZones.unique.name', '', 'zh-CN'),
+    },
+    {
+      what: 'a door that is not there',
+      ask: () => s.call('GET', `${API.doors}/2147480000`, { token: admin }),
+      status: 404,
+      code: 'record.notFound',
+      zh: '找不到该门',
+    },
+  ];
+  for (const row of TABLE)
+    it(`${row.what}: ${row.code}`, async () => {
+      const zh = typeof row.zh === 'string' ? row.zh : row.zh();
+      const a = await row.ask();
+      expect(a.status).toBe(row.status);
+      expect(unkeyed(a.body)).toEqual([]);
+      if (row.field) {
+        const v = (a.body.violations as Violation[]).find((x) => x.field === row.field)!;
+        expect(v).toMatchObject({ code: row.code });
+        expect(CJK.test(zh)).toBe(true);
+        expect(field(v, 'zh-CN')).toBe(zh);
+        expect(field(v, 'en')).toBe(v.message);
+        // its English alone is no key: nothing finds the sentence again by its words
+        expect(field({ field: v.field, message: v.message }, 'zh-CN')).toBe(v.message);
+      } else {
+        expect(a.body.code).toBe(row.code);
+        expect(toast(a.body, 'zh-CN')).toBe(zh);
+        expect(toast(a.body, 'en')).toBe(a.body.message);
+        expect(saySentence({ message: a.body.message } as Sentence, 'zh-CN')).toBe(a.body.message);
+      }
+    });
+});
