@@ -9,13 +9,12 @@ import {
   enums,
   integer,
   literal,
-  max,
-  min,
   nullable,
   object,
   optional,
   partial,
   record,
+  refine,
   size,
   string,
   tuple,
@@ -24,10 +23,9 @@ import {
   type Struct,
 } from 'superstruct';
 import { DECISION_REASONS, type DecisionStep } from './decision';
-import { SENTENCE_KEY, SentenceKey, SentenceValues } from './messages';
+import { SentenceKey, SentenceValues } from './messages';
 import { DOOR_COMMANDS } from './monitor';
-import { INT32_MAX, idInt, requiredText, safeText, textProblem } from './primitives';
-import { registerObject } from './quickCheck';
+import { idInt, int32, requiredText, safeInteger, safeText } from './primitives';
 
 /** Where an edge controller connects (WebSocket upgrade on the server's port). */
 export const EDGE_CONNECT_PATH = '/edge/1.0/connect';
@@ -57,7 +55,9 @@ const id = () => idInt();
 const name = () => requiredText(200);
 const day = () => size(string(), 10, 10); // YYYY-MM-DD
 const hhmm = () => size(string(), 5, 5);
-const ms = () => min(integer(), 0);
+/** A time in ms since the epoch, as far as a JavaScript Date reaches (8.64e15). */
+export const EDGE_MS_MAX = 8.64e15;
+const ms = () => safeInteger(0, EDGE_MS_MAX);
 
 /** What a door does when its snapshot is older than allowed (issue 47): keep deciding, facility code only, or locked. */
 export const EDGE_DEGRADED_POLICIES = ['keep', 'facility', 'locked'] as const;
@@ -79,8 +79,8 @@ export const EdgeThreat = object({
  *  controller's bus, Configure / Hardware → Interfaces) and its point there, from 0 as OSDP numbers outputs and
  *  inputs. Absent: not wired to a board, simulated (absent too in a snapshot of a server before 2026-12-04). */
 export const EdgeBoardPoint = object({
-  address: min(integer(), 0),
-  point: min(integer(), 0),
+  address: safeInteger(0),
+  point: safeInteger(0),
   /** the board's name (Configure / Hardware → Interfaces): an I/O board with no card reader going offline or coming back
    *  is journaled under it (issue 47); absent in a snapshot of a server before 2026-12-04 */
   board: optional(name()),
@@ -103,7 +103,7 @@ export const EdgeDoor = object({
   /** the door's lock strike on this controller (Configure / Hardware, an output of type Lock strike at the door) and
    *  how long a grant or a request to exit unlocks it (the output's pulse; 0 there: DOOR_MOMENTARY_MS), and where it is
    *  wired (`at`, last: absent when simulated); null: none */
-  strike: nullable(object({ id: id(), name: name(), unlockMs: min(integer(), 1), at: optional(EdgeBoardPoint) })),
+  strike: nullable(object({ id: id(), name: name(), unlockMs: safeInteger(1), at: optional(EdgeBoardPoint) })),
   /** the door's inputs on this controller: its contact (open: the door is open) and exit buttons (request to exit),
    *  each as wired (Configure / Hardware): `normallyClosed` (its circuit is closed at rest: open is active; else
    *  closed is active), `supervised` (end-of-line resistors: a shorted or cut line is told apart, a tamper), and
@@ -119,7 +119,7 @@ export const EdgeDoor = object({
     }),
   ),
   /** a door left open longer than this after a grant or a request to exit is held open (Configure / Doors) */
-  heldOpenMs: min(integer(), 1000),
+  heldOpenMs: safeInteger(1000),
 });
 export type EdgeDoor = Infer<typeof EdgeDoor>;
 
@@ -128,9 +128,9 @@ export const EdgeSnapshot = object({
   controllerId: id(),
   controllerName: name(),
   timeZone: requiredText(64),
-  qrPeriodS: min(integer(), 1),
+  qrPeriodS: safeInteger(1),
   /** how long the edge may keep deciding from this snapshot without the server, in days */
-  maxOfflineDays: min(integer(), 0),
+  maxOfflineDays: safeInteger(0),
   credentials: array(
     object({
       id: id(),
@@ -147,7 +147,7 @@ export const EdgeSnapshot = object({
   ),
   doors: array(EdgeDoor),
   /** the card readers wired to this controller, each on one side of its door, at its address on the reader bus (OSDP) */
-  readers: array(object({ id: id(), name: name(), doorId: id(), direction: enums(['entry', 'exit']), address: min(integer(), 0) })),
+  readers: array(object({ id: id(), name: name(), doorId: id(), direction: enums(['entry', 'exit']), address: safeInteger(0) })),
   /** access groups with their doors of this controller: [door id, schedule id] */
   groups: array(object({ id: id(), name: name(), doors: array(tuple([id(), id()])) })),
   /** [identity id, its access group ids] */
@@ -156,7 +156,7 @@ export const EdgeSnapshot = object({
     object({ id: id(), name: name(), windows: array(object({ day: integer(), start: hhmm(), end: hhmm() })), special: record(string(), array(window)) }),
   ),
   specialDates: array(object({ date: day(), yearly: boolean(), kind: requiredText(40), name: name() })),
-  zones: array(object({ id: id(), name: name(), antiPassback: enums(['off', 'soft', 'hard']), forgiveMinutes: min(integer(), 0) })),
+  zones: array(object({ id: id(), name: name(), antiPassback: enums(['off', 'soft', 'hard']), forgiveMinutes: safeInteger(0) })),
   interlocks: array(object({ id: id(), name: name(), doorIds: array(id()) })),
   formats: array(
     object({
@@ -209,13 +209,13 @@ export const EdgeWelcome = object({
   controllerId: id(),
   controllerName: name(),
   /** the last sequence number of this controller's events the server has stored (uploads resume after it) */
-  lastSeq: min(integer(), 0),
+  lastSeq: safeInteger(0),
   serverTime: ms(),
 });
 /** The whole snapshot; `hash` is sha256 (hex) of JSON.stringify(snapshot); `version` only ever grows per controller. */
 export const EdgeSnapshotMessage = object({
   type: literal('snapshot'),
-  version: min(integer(), 1),
+  version: safeInteger(1),
   hash: size(string(), 64, 64),
   builtAt: ms(),
   snapshot: EdgeSnapshot,
@@ -228,8 +228,8 @@ export type EdgeSnapshotMessage = Infer<typeof EdgeSnapshotMessage>;
  */
 export const EdgeDeltaMessage = object({
   type: literal('delta'),
-  from: min(integer(), 1),
-  version: min(integer(), 2),
+  from: safeInteger(1),
+  version: safeInteger(2),
   hash: size(string(), 64, 64),
   builtAt: ms(),
   set: partial(EdgeSnapshot),
@@ -237,7 +237,15 @@ export const EdgeDeltaMessage = object({
   patch: optional(EdgePatch),
 });
 export type EdgeDeltaMessage = Infer<typeof EdgeDeltaMessage>;
-export const EdgeError = object({ type: literal('error'), field: safeText(200), message: safeText(500) });
+/** The most violations an error message lists (a message with more says the first ones). */
+export const EDGE_ERROR_VIOLATIONS_MAX = 20;
+/** The server's refusal of a message: its first violation's field and message, and (since 2026-12-04) every violation, as a REST refusal lists them. */
+export const EdgeError = object({
+  type: literal('error'),
+  field: safeText(200),
+  message: safeText(500),
+  violations: optional(size(array(object({ field: safeText(200), message: safeText(500) })), 0, EDGE_ERROR_VIOLATIONS_MAX)),
+});
 /** How long the server waits for the edge's answer to a command (and for the event it journaled to be stored). */
 export const EDGE_COMMAND_TIMEOUT_MS = 8000;
 const commandId = () => size(string(), 1, 64);
@@ -260,7 +268,7 @@ export const EdgeDoorCommand = object({
 export type EdgeDoorCommand = Infer<typeof EdgeDoorCommand>;
 /** Re-pair the OSDP reader at this bus address (an audited administrator action): forget its key, pair it again in
  *  install mode (SCBK-D, then a fresh key by KEYSET) for that address only. */
-export const EdgeRepairCommand = object({ type: literal('repair'), id: commandId(), address: max(min(integer(), 0), 126) });
+export const EdgeRepairCommand = object({ type: literal('repair'), id: commandId(), address: int32(0, 126) });
 export type EdgeRepairCommand = Infer<typeof EdgeRepairCommand>;
 /** The speeds an OSDP reader can be moved to (COMSET) and a scan tries (§4.1; 230400 is left out: few readers take it). */
 export const OSDP_BAUD_RATES = [9600, 19200, 38400, 57600, 115200] as const;
@@ -269,11 +277,11 @@ export const OSDP_BAUD_RATES = [9600, 19200, 38400, 57600, 115200] as const;
 export const EdgeScanCommand = object({
   type: literal('scan'),
   id: commandId(),
-  addresses: size(array(max(min(integer(), 0), 126)), 1, 127),
+  addresses: size(array(int32(0, 126)), 1, 127),
   /** other speeds to try too (a broadcast osdp_ID at each, then address by address where anyone answered) */
   speeds: optional(size(array(enums(OSDP_BAUD_RATES)), 0, 5)),
   /** no address is asked after this long (ms); the answer says how many were left */
-  withinMs: optional(max(min(integer(), 1000), 300_000)),
+  withinMs: optional(int32(1000, 300_000)),
 });
 export type EdgeScanCommand = Infer<typeof EdgeScanCommand>;
 /** Move the OSDP reader at `address` to bus address `to` and speed `baud` (osdp_COMSET, an audited installer's action):
@@ -281,8 +289,8 @@ export type EdgeScanCommand = Infer<typeof EdgeScanCommand>;
 export const EdgeComsetCommand = object({
   type: literal('comset'),
   id: commandId(),
-  address: max(min(integer(), 0), 126),
-  to: max(min(integer(), 0), 126),
+  address: int32(0, 126),
+  to: int32(0, 126),
   baud: enums(OSDP_BAUD_RATES),
 });
 export type EdgeComsetCommand = Infer<typeof EdgeComsetCommand>;
@@ -303,26 +311,26 @@ export const EdgeHello = object({
   type: literal('hello'),
   edgeVersion: requiredText(40),
   /** the snapshot version it decides with now (0: none yet) */
-  snapshotVersion: min(integer(), 0),
+  snapshotVersion: safeInteger(0),
   /** journaled events not yet delivered */
-  pending: min(integer(), 0),
+  pending: safeInteger(0),
 });
 /** A snapshot version taken (a whole snapshot or a delta): which, when the server built it (`builtAt`, as sent with it)
  *  and when the edge applied it (`at`, the edge's clock). The server keeps them: the Controllers list shows the
  *  version the edge holds and its real age (edges before these fields: the server's own times). */
-export const EdgeApplied = object({ type: literal('applied'), version: min(integer(), 1), builtAt: optional(ms()), at: optional(ms()) });
-export const EdgeStatus = object({ type: literal('status'), snapshotVersion: min(integer(), 0), pending: min(integer(), 0), lastSeq: min(integer(), 0) });
+export const EdgeApplied = object({ type: literal('applied'), version: safeInteger(1), builtAt: optional(ms()), at: optional(ms()) });
+export const EdgeStatus = object({ type: literal('status'), snapshotVersion: safeInteger(0), pending: safeInteger(0), lastSeq: safeInteger(0) });
 /** The edge could not apply a delta (not on the version it holds, or the result's hash differs): send the whole snapshot. */
-export const EdgeResync = object({ type: literal('resync'), held: min(integer(), 0) });
+export const EdgeResync = object({ type: literal('resync'), held: safeInteger(0) });
 /** A reader a scan found (PDID, PDCAP): not on the bus yet. */
 export const EdgeFoundReader = object({
-  address: max(min(integer(), 0), 126),
-  identity: object({ vendor: safeText(6), model: integer(), version: integer(), serial: integer(), firmware: safeText(40) }),
-  capabilities: size(array(object({ function: integer(), name: safeText(80), compliance: integer(), count: integer() })), 0, 64),
+  address: int32(0, 126),
+  identity: object({ vendor: safeText(6), model: int32(0), version: int32(0), serial: safeInteger(0, 0xffffffff), firmware: safeText(40) }),
+  capabilities: size(array(object({ function: int32(0), name: safeText(80), compliance: int32(0), count: int32(0) })), 0, 64),
   /** the speed it answered at (absent from edges before the scan at several speeds) */
-  baud: optional(integer()),
+  baud: optional(int32(0)),
   /** the line's own speed: a reader found at another one cannot be polled until it is set to it */
-  lineBaud: optional(integer()),
+  lineBaud: optional(int32(0)),
 });
 export type EdgeFoundReader = Infer<typeof EdgeFoundReader>;
 /** The edge's answer to a command: done (ok) or refused (`message` says why); a door's with the journal number of the
@@ -332,7 +340,7 @@ export const EdgeCommandResult = object({
   id: commandId(),
   ok: boolean(),
   message: safeText(500),
-  seq: min(integer(), 0),
+  seq: safeInteger(0),
   state: optional(enums(['locked', 'unlocked', 'unlocked-briefly'])),
   /** a scan's answer: the readers that said who they are */
   found: optional(size(array(EdgeFoundReader), 0, 127)),
@@ -342,23 +350,32 @@ export type EdgeCommandResult = Infer<typeof EdgeCommandResult>;
 export const OSDP_CHANNEL_STATES = ['secure', 'paired', 'pairing', 'clear', 'refused'] as const;
 /** An OSDP reader on the controller's bus, as the edge last saw it (identity from PDID, capabilities from PDCAP). */
 export const EdgeReaderStatus = object({
-  address: max(min(integer(), 0), 126),
+  address: int32(0, 126),
   state: enums(['connecting', 'online', 'offline', 'refused']),
   /** secure: the channel is open with the reader's own key; paired: it has a key of its own (kept sealed); pairing:
    *  install mode, waiting to give it one; clear: no secure channel; refused: the reader refused the channel */
   channel: enums(OSDP_CHANNEL_STATES),
-  identity: nullable(object({ vendor: safeText(6), model: integer(), version: integer(), serial: integer(), firmware: safeText(40) })),
-  capabilities: array(object({ function: integer(), name: safeText(80), compliance: integer(), count: integer() })),
+  identity: nullable(object({ vendor: safeText(6), model: int32(0), version: int32(0), serial: safeInteger(0, 0xffffffff), firmware: safeText(40) })),
+  capabilities: size(array(object({ function: int32(0), name: safeText(80), compliance: int32(0), count: int32(0) })), 0, 64),
   tamper: boolean(),
   power: boolean(),
-  counters: record(string(), min(integer(), 0)),
+  counters: refine(record(safeText(40), safeInteger(0)), 'counters', (v) => Object.keys(v).length <= 32 || 'must hold at most 32 counters'),
   reason: nullable(safeText(300)),
   /** the speed of the line it is on (baud); absent from edges before COMSET */
-  baud: optional(integer()),
+  baud: optional(int32(0)),
 });
 export type EdgeReaderStatus = Infer<typeof EdgeReaderStatus>;
 /** The OSDP readers' status, sent on connect and whenever one changes (at most once a second). */
 export const EdgeReaders = object({ type: literal('readers'), readers: size(array(EdgeReaderStatus), 0, 127) });
+/** Each message an edge sends up its connection, by its `type` (the server checks each with its own struct). */
+export const EDGE_CLIENT_MESSAGES = {
+  hello: EdgeHello,
+  applied: EdgeApplied,
+  status: EdgeStatus,
+  resync: EdgeResync,
+  result: EdgeCommandResult,
+  readers: EdgeReaders,
+} as const;
 export const EdgeClientMessage = union([EdgeHello, EdgeApplied, EdgeStatus, EdgeResync, EdgeCommandResult, EdgeReaders]);
 export type EdgeClientMessage = Infer<typeof EdgeClientMessage>;
 
@@ -388,12 +405,12 @@ export const EdgeDecisionStep = object({
 /** The edge part of a device event (contract/ingest.ts DeviceEvent.edge): its place in the controller's journal. */
 export const EdgeEventPart = object({
   /** 1, 2, 3 … per controller, in the order journaled: the server stores each once, in this order */
-  seq: min(integer(), 1),
+  seq: safeInteger(1),
   /** when it happened at the door (ms since the epoch) */
   occurredAt: ms(),
   /** decided while the link to the server was down */
   offline: boolean(),
-  snapshotVersion: min(integer(), 0),
+  snapshotVersion: safeInteger(0),
   /** an alarm raised offline whose point returned to normal while still offline: when it did (the server records its
    *  alarm as processed, never raising it as new) */
   clearedAt: optional(ms()),
@@ -425,71 +442,3 @@ export function sentenceValuesCheck(v: unknown): boolean {
   }
   return true;
 }
-
-// The edge part's quick check (contract/quickCheck.ts), compiled by hand: a resync sends 100,000 of them, and the
-// generic walk asked superstruct a generator per key and per refinement (29 µs a message with a decided swipe, against
-// 1 µs for the device message's other keys). The keys, the arrays, the integers and booleans are checked here, the
-// text, id and enum leaves and a step's sentence by the same predicates their structs use (textProblem, the enum's
-// values, SENTENCE_KEY; a leaf's generic quick check asked its coercer and refiner each time); anything else answers false (superstruct then gives the
-// verdict). Held against superstruct by quickCheck.test.ts, as every schema of the contract is: a change of the schema
-// above that this does not follow fails it.
-registerObject(EdgeEventPart.schema, () => {
-  type Check = (v: unknown) => boolean;
-  const intFrom =
-    (least: number, optional = false): Check =>
-    (v) =>
-      (optional && v === undefined) || (typeof v === 'number' && Number.isInteger(v) && v >= least);
-  const bool: Check = (v) => typeof v === 'boolean';
-  const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
-  /** every key of `v` known and each known key's value taken */
-  const objectOf = (checks: Record<string, Check>): Check => {
-    const entries = Object.entries(checks);
-    return (v) => {
-      if (!isObject(v)) return false;
-      for (const k of Object.keys(v)) if (!Object.hasOwn(checks, k)) return false;
-      for (const [k, ok] of entries) if (!ok(v[k])) return false;
-      return true;
-    };
-  };
-  // the leaves by the primitives' own predicates (a leaf's generic check asks its coercer and refiner each time)
-  const text =
-    (max: number): Check =>
-    (v) =>
-      typeof v === 'string' && textProblem(v, max) === undefined;
-  const oneOf = (values: readonly unknown[]): Check => {
-    const set = new Set(values);
-    return (v) => set.has(v);
-  };
-  const rowId: Check = (v) => typeof v === 'number' && Number.isInteger(v) && v >= 1 && v <= INT32_MAX;
-  const step = objectOf({
-    check: oneOf(DECISION_CHECKS),
-    ok: bool,
-    detail: text(300),
-    code: (v) => v === undefined || (typeof v === 'string' && SENTENCE_KEY.test(v)),
-    values: (v) => v === undefined || sentenceValuesCheck(v),
-  });
-  const steps: Check = (v) => {
-    if (v === undefined) return true;
-    if (!Array.isArray(v) || v.length > 16) return false;
-    for (let i = 0; i < v.length; i++) if (!step(v[i])) return false; // a hole is undefined, as superstruct reads it
-    return true;
-  };
-  const decided = objectOf({
-    identityId: (v) => v === null || rowId(v),
-    decision: oneOf(['granted', 'denied']),
-    reason: oneOf(DECISION_REASONS),
-    card: text(64),
-    doorId: rowId,
-    side: oneOf(['entry', 'exit']),
-    steps,
-    snapshotBuiltAt: intFrom(0, true),
-  });
-  return objectOf({
-    seq: intFrom(1),
-    occurredAt: intFrom(0),
-    offline: bool,
-    snapshotVersion: intFrom(0),
-    clearedAt: intFrom(0, true),
-    decided: (v) => v === undefined || decided(v),
-  });
-});

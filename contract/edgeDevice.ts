@@ -6,7 +6,8 @@
 // else answers false and superstruct gives the verdict and the violations, as before. Registered when this module is
 // loaded (server/edge/ingest.ts imports it); held against superstruct by edgeDevice.test.ts.
 import type { Struct } from 'superstruct';
-import { sentenceValuesCheck } from './edge';
+import { DECISION_CHECKS, EDGE_MS_MAX, EdgeEventPart, sentenceValuesCheck } from './edge';
+import { DECISION_REASONS } from './decision';
 import { DeviceEvent } from './ingest';
 import { SENTENCE_KEY } from './messages';
 import { EVENT_CODES } from './monitor';
@@ -48,3 +49,71 @@ export function deviceEventCheck(): Check {
 }
 
 registerObject(DeviceEvent.schema, deviceEventCheck);
+
+// The edge part's quick check (contract/quickCheck.ts), compiled by hand: a resync sends 100,000 of them, and the
+// generic walk asked superstruct a generator per key and per refinement (29 µs a message with a decided swipe, against
+// 1 µs for the device message's other keys). The keys, the arrays, the integers and booleans are checked here, the
+// text, id and enum leaves and a step's sentence by the same predicates their structs use (textProblem, the enum's
+// values, SENTENCE_KEY; a leaf's generic quick check asked its coercer and refiner each time); anything else answers false (superstruct then gives the
+// verdict). Held against superstruct by quickCheck.test.ts, as every schema of the contract is: a change of the schema
+// (contract/edge.ts) that this does not follow fails it.
+registerObject(EdgeEventPart.schema, () => {
+  type Check = (v: unknown) => boolean;
+  const intFrom =
+    (least: number, optional = false, most = Number.MAX_SAFE_INTEGER): Check =>
+    (v) =>
+      (optional && v === undefined) || (typeof v === 'number' && Number.isSafeInteger(v) && v >= least && v <= most);
+  const bool: Check = (v) => typeof v === 'boolean';
+  const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+  /** every key of `v` known and each known key's value taken */
+  const objectOf = (checks: Record<string, Check>): Check => {
+    const entries = Object.entries(checks);
+    return (v) => {
+      if (!isObject(v)) return false;
+      for (const k of Object.keys(v)) if (!Object.hasOwn(checks, k)) return false;
+      for (const [k, ok] of entries) if (!ok(v[k])) return false;
+      return true;
+    };
+  };
+  // the leaves by the primitives' own predicates (a leaf's generic check asks its coercer and refiner each time)
+  const text =
+    (max: number): Check =>
+    (v) =>
+      typeof v === 'string' && textProblem(v, max) === undefined;
+  const oneOf = (values: readonly unknown[]): Check => {
+    const set = new Set(values);
+    return (v) => set.has(v);
+  };
+  const rowId: Check = (v) => typeof v === 'number' && Number.isInteger(v) && v >= 1 && v <= INT32_MAX;
+  const step = objectOf({
+    check: oneOf(DECISION_CHECKS),
+    ok: bool,
+    detail: text(300),
+    code: (v) => v === undefined || (typeof v === 'string' && SENTENCE_KEY.test(v)),
+    values: (v) => v === undefined || sentenceValuesCheck(v),
+  });
+  const steps: Check = (v) => {
+    if (v === undefined) return true;
+    if (!Array.isArray(v) || v.length > 16) return false;
+    for (let i = 0; i < v.length; i++) if (!step(v[i])) return false; // a hole is undefined, as superstruct reads it
+    return true;
+  };
+  const decided = objectOf({
+    identityId: (v) => v === null || rowId(v),
+    decision: oneOf(['granted', 'denied']),
+    reason: oneOf(DECISION_REASONS),
+    card: text(64),
+    doorId: rowId,
+    side: oneOf(['entry', 'exit']),
+    steps,
+    snapshotBuiltAt: intFrom(0, true, EDGE_MS_MAX),
+  });
+  return objectOf({
+    seq: intFrom(1),
+    occurredAt: intFrom(0, false, EDGE_MS_MAX),
+    offline: bool,
+    snapshotVersion: intFrom(0),
+    clearedAt: intFrom(0, true, EDGE_MS_MAX),
+    decided: (v) => v === undefined || decided(v),
+  });
+});

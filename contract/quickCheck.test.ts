@@ -8,6 +8,7 @@ import { isDeepStrictEqual } from 'node:util';
 import * as contract from './index';
 import { DeviceEvent } from './ingest';
 import { EdgeEventPart } from './edge';
+import './edgeDevice'; // the hand-compiled checks of the device message and its edge part, registered on load
 import { quickCheck } from './quickCheck';
 import { requiredText, safeText } from './primitives';
 

@@ -228,7 +228,14 @@ export function createLink(opts: LinkOptions) {
     }
     if (type === 'error') {
       const r = validate(raw, EdgeError);
-      log(r.ok ? `the server says: ${r.value.field} ${r.value.message}` : 'the server sent an error');
+      const more =
+        r.ok && (r.value.violations?.length ?? 0) > 1
+          ? ` (and ${r.value.violations!.length - 1} more: ${r.value
+              .violations!.slice(1)
+              .map((v) => v.field)
+              .join(', ')})`
+          : '';
+      log(r.ok ? `the server says: ${r.value.field} ${r.value.message}${more}` : 'the server sent an error');
       return;
     }
     refuse('type', `${String(type)} is not a message of the edge protocol`);

@@ -10,6 +10,8 @@ import type { Duplex } from 'node:stream';
 import type { Struct } from 'superstruct';
 import { WebSocketServer, type WebSocket } from 'ws';
 import {
+  EDGE_CLIENT_MESSAGES,
+  EDGE_ERROR_VIOLATIONS_MAX,
   API_KEY_HEADER,
   EDGE_CONNECT_PATH,
   EDGE_OFFLINE_GRACE_MS,
@@ -20,12 +22,7 @@ import {
   EDGE_COMMAND_TIMEOUT_MS,
   EDGE_KEYED_PARTS,
   diffPart,
-  EdgeApplied,
   EdgeCommandResult,
-  EdgeHello,
-  EdgeReaders,
-  EdgeResync,
-  EdgeStatus,
   validate,
   type EdgeClientMessage,
   type EdgeDoorCommand,
@@ -48,14 +45,7 @@ import { said } from '../monitor/events';
 import { hardAntiPassbackDoors, recordApplied, snapshotVersionFor } from '../db/queries/edge';
 import { buildSnapshot } from './snapshot';
 
-const CLIENT_MESSAGES: Record<string, Struct<any, any>> = {
-  hello: EdgeHello,
-  applied: EdgeApplied,
-  status: EdgeStatus,
-  resync: EdgeResync,
-  result: EdgeCommandResult,
-  readers: EdgeReaders,
-};
+const CLIENT_MESSAGES: Record<string, Struct<any, any>> = EDGE_CLIENT_MESSAGES;
 
 interface Conn {
   ws: WebSocket;
@@ -218,7 +208,7 @@ export function createEdgeHub(opts: {
     const now = await controllerOfKey(db, c.key, { ip: '', userAgent: 'Gatehouse Edge' }).catch(() => undefined);
     if (now === undefined || !conns.has(c)) return; // the database did not answer: ask again next time
     if (!now || now.controllerId !== c.controllerId) {
-      send(c, { type: 'error', field: 'key', message: 'This controller key is revoked, replaced or its controller deleted' });
+      refuseMessage(c, 'key', 'This controller key is revoked, replaced or its controller deleted');
       c.ws.close(4401, 'key refused');
       conns.delete(c);
       return;
@@ -257,25 +247,30 @@ export function createEdgeHub(opts: {
     await resend(c);
   }
 
+  /** A message refused: its first violation's field and message, and every violation (at most EDGE_ERROR_VIOLATIONS_MAX), each clipped to the protocol's bounds. */
+  function refuseMessage(c: Conn, field: string, message: string, violations: readonly { field: string; message: string }[] = [{ field, message }]) {
+    const clip = (x: { field: string; message: string }) => ({ field: x.field.slice(0, 200), message: x.message.slice(0, 500) });
+    send(c, { type: 'error', ...clip({ field, message }), violations: violations.slice(0, EDGE_ERROR_VIOLATIONS_MAX).map(clip) });
+  }
+
   async function received(c: Conn, text: string, isBinary: boolean) {
     let raw: unknown;
     try {
       if (isBinary) throw new Error('binary');
       raw = JSON.parse(text);
     } catch {
-      send(c, { type: 'error', field: '(body)', message: 'is not a JSON text message' });
+      refuseMessage(c, '(body)', 'is not a JSON text message');
       return;
     }
     const type = raw && typeof raw === 'object' ? (raw as { type?: unknown }).type : undefined;
     const struct = typeof type === 'string' ? CLIENT_MESSAGES[type] : undefined;
     if (!struct) {
-      send(c, { type: 'error', field: 'type', message: `must be one of ${Object.keys(CLIENT_MESSAGES).join(', ')}` });
+      refuseMessage(c, 'type', `must be one of ${Object.keys(CLIENT_MESSAGES).join(', ')}`);
       return;
     }
     const r = validate(raw, struct);
     if (!r.ok) {
-      const v = r.violations[0];
-      send(c, { type: 'error', field: v?.field ?? '(body)', message: v?.message ?? 'is not a message of the edge protocol' });
+      refuseMessage(c, r.violations[0]?.field ?? '(body)', r.violations[0]?.message ?? 'is not a message of the edge protocol', r.violations);
       return;
     }
     const m = r.value as EdgeClientMessage;
@@ -283,7 +278,7 @@ export function createEdgeHub(opts: {
       if (m.type === 'result') {
         const waiter = answers.get(m.id);
         // an answer to a command of another controller's (or none) is not this one's to give
-        if (!waiter || waiter.controllerId !== c.controllerId) send(c, { type: 'error', field: 'id', message: 'is not a command sent to this controller' });
+        if (!waiter || waiter.controllerId !== c.controllerId) refuseMessage(c, 'id', 'is not a command sent to this controller');
         else waiter.resolve(m);
         return;
       }
@@ -300,7 +295,7 @@ export function createEdgeHub(opts: {
       }
       if (m.type === 'applied') {
         if (!c.sent || m.version > c.sent.version) {
-          send(c, { type: 'error', field: 'version', message: `was never sent to this controller (last sent: ${c.sent?.version ?? 'none'})` });
+          refuseMessage(c, 'version', `was never sent to this controller (last sent: ${c.sent?.version ?? 'none'})`);
           return;
         }
         // when that version was built: the server's own for the version it sent last, else what the edge says
