@@ -63,7 +63,9 @@ describe('threat levels', () => {
     expect(elevated.status).toBe(201);
     const twice = await level({ name: 'Also two', rank: 2, mode: 'card' });
     expect(twice.status).toBe(400);
-    expect(twice.body.violations).toEqual([{ field: 'rank', message: 'is already the rank of another threat level' }]);
+    expect(twice.body.violations).toEqual([
+      { field: 'rank', message: 'is already the rank of another threat level', code: 'resource.threatLevels.unique.rank', values: {} },
+    ]);
 
     // refused: another tenant's level, a division of another tenant, a user without door control
     expect((await s.call('POST', CURRENT, { token: harbour, body: { levelId: severe.body.id } })).body.violations).toEqual([

@@ -76,7 +76,12 @@ describe('identities', () => {
       body: valid({ employeeNo: 'NW-T0002', credentials: [{ type: 'card', number: '1100001' }] }),
     });
     expect(dup.status).toBe(400);
-    expect(dup.body.violations[0]).toEqual({ field: 'credentials.0.number', message: 'is already issued to another identity' });
+    expect(dup.body.violations[0]).toEqual({
+      field: 'credentials.0.number',
+      message: 'is already issued to another identity',
+      code: 'resource.identities.child.credentials.unique.number',
+      values: {},
+    });
     const garbage = await s.call('POST', '/event/manage/identities', { token: nw, raw: '{"firstName":' });
     expect(garbage.status).toBe(400);
     expect(await s.count('select * from identities')).toBe(before);
