@@ -250,18 +250,22 @@ function ChartDrawn({ turn }: { turn: (turn: boolean) => void }) {
   return null;
 }
 
-/** True from the frame after the one that first drew the caller (issue 48: the charts' code, recharts and d3, is
- *  fetched once the dashboard's counts are on screen, not before). */
+/** True once the frame that first drew the caller is on screen and the main thread is idle (at most a second later):
+ *  issue 48: the charts' code, recharts and d3, is fetched once the dashboard's counts are on screen and the work of
+ *  drawing them is done, not in the middle of it (a chart drawn then made the opening screen's last long task). */
 function useAfterFirstPaint(): boolean {
-  const [painted, setPainted] = useState(false); // visual: the first frame is drawn
+  const [painted, setPainted] = useState(false); // visual: the first frame is drawn and the main thread idle
   useEffect(() => {
     let timer = 0;
+    let idle = 0;
+    const idleThen = (then: () => void) => (typeof requestIdleCallback === 'function' ? (idle = requestIdleCallback(then, { timeout: 1_000 })) : then());
     const frame = requestAnimationFrame(() => {
-      timer = window.setTimeout(() => setPainted(true));
+      timer = window.setTimeout(() => idleThen(() => setPainted(true)));
     });
     return () => {
       cancelAnimationFrame(frame);
       clearTimeout(timer);
+      if (idle) cancelIdleCallback(idle);
     };
   }, []);
   return painted;
