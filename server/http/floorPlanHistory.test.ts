@@ -65,6 +65,11 @@ beforeAll(async () => {
      values ($1, $2, $3, $4, 10, 'processed', $5, $6, $7)`,
     [forced, northwind, EVENT_CODES.doorForcedOpen, `door-${doorId}`, at(10), at(15), at(20)],
   );
+  // stored as the pipeline stores it: its message as a sentence with its key (issue 48)
+  await s.db.query(`update events set message_code = 'event.atDoor', message_values = $2 where id = $1`, [
+    forced,
+    JSON.stringify({ event: 'Door forced open', door: 'Slider door' }),
+  ]);
   await event(EVENT_CODES.accessGranted, 25, { identityId, swipe: { doorId, side: 'exit', card: '1', at: T0 } });
   await event(EVENT_CODES.doorClosed, 30);
 });
@@ -173,6 +178,9 @@ describe('the floor plan at a past moment', () => {
     const r = await s.call('GET', `${PLANS}/${planId}/alarms?from=${encodeURIComponent(at(0))}&to=${encodeURIComponent(at(60))}`, { token: admin });
     expect(r.status).toBe(200);
     expect(r.body.items).toMatchObject([{ doorId, raisedAt: at(10), eventCode: EVENT_CODES.doorForcedOpen }]);
+    // its message keeps its key, for the console to say it in the operator's language (issue 48)
+    expect(r.body.items[0]).toMatchObject({ messageCode: 'event.atDoor', messageValues: { event: 'Door forced open', door: 'Slider door' } });
+    expect(await (async () => (await plan(at(11))).body.alarms.find((a: any) => a.doorId === doorId))()).toMatchObject({ messageCode: 'event.atDoor' });
   });
 });
 

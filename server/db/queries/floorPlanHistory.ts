@@ -120,6 +120,9 @@ const alarmRow = (r: any, doorOf: (pointId: string) => number | null, at: number
   eventId: Number(r.event_id),
   eventCode: Number(r.event_code),
   message: r.message,
+  ...(r.message_code
+    ? { messageCode: r.message_code, messageValues: typeof r.message_values === 'string' ? JSON.parse(r.message_values) : (r.message_values ?? {}) }
+    : {}),
   priority: Number(r.priority),
   raisedAt: iso(r.raised_at)!,
   state: at !== null && r.acknowledged_at && Date.parse(iso(r.acknowledged_at)!) <= at ? 'acknowledged' : 'raised',
@@ -142,7 +145,7 @@ export async function alarmsOpenAt(db: Db, clientId: number, divisions: number[]
   const params: unknown[] = [at, divisions, limit];
   const inClient = tenantOf(params, clientId);
   const scope = `(cast($2 as int[]) is null or e.division_id is null or e.division_id = any($2::int[]))`;
-  const cols = `a.event_id, a.event_code, a.event_point_id, a.priority, a.raised_at, a.acknowledged_at, e.message`;
+  const cols = `a.event_id, a.event_code, a.event_point_id, a.priority, a.raised_at, a.acknowledged_at, e.message, e.message_code, e.message_values`;
   const { rows } = await db.query(
     `select * from (
        select ${cols} from alarms a join events e on e.id = a.event_id
@@ -162,7 +165,7 @@ export async function alarmsRaisedIn(db: Db, clientId: number, divisions: number
   const params: unknown[] = [from, to, divisions, limit];
   const inClient = tenantOf(params, clientId);
   const { rows } = await db.query(
-    `select a.event_id, a.event_code, a.event_point_id, a.priority, a.raised_at, a.acknowledged_at, e.message
+    `select a.event_id, a.event_code, a.event_point_id, a.priority, a.raised_at, a.acknowledged_at, e.message, e.message_code, e.message_values
        from alarms a join events e on e.id = a.event_id
       where ${inClient('a')} and a.raised_at >= $1 and a.raised_at <= $2 and not a.shelved
         and (cast($3 as int[]) is null or e.division_id is null or e.division_id = any($3::int[]))

@@ -2,7 +2,7 @@
 // was in which access zone (as anti-passback had it). A part the user may not see live is not shown here either.
 import { Card, HTMLTable, Tag } from '@blueprintjs/core';
 import type { FloorPlanAt } from '../../../contract/floorPlanHistory';
-import { tx } from '../../i18n';
+import { sayEvent, tx } from '../../i18n';
 import { useTime } from '../../ui/time';
 
 export function FloorPlanPastPanel({ past, doorName }: { past: FloorPlanAt; doorName: (doorId: number) => string }) {
@@ -40,7 +40,7 @@ export function FloorPlanPastPanel({ past, doorName }: { past: FloorPlanAt; door
                     {a.state === 'raised' ? tx('Not acknowledged') : tx('Acknowledged')}
                   </Tag>{' '}
                   {a.doorId !== null ? `${doorName(a.doorId)}: ` : ''}
-                  {a.message} <span className="bp6-text-muted">· {time.dateTime(a.raisedAt)}</span>
+                  {sayEvent(a)} <span className="bp6-text-muted">· {time.dateTime(a.raisedAt)}</span>
                 </li>
               ))}
             </ul>

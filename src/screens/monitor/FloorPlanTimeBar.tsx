@@ -22,7 +22,7 @@ import {
   selectSpeed,
   selectWindowMs,
 } from '../../../machines/floorPlanTime.selectors';
-import { say, tx } from '../../i18n';
+import { say, sayEvent, tx } from '../../i18n';
 import { useTime } from '../../ui/time';
 
 const WINDOW_LABEL: Record<number, string> = {
@@ -151,7 +151,7 @@ export function FloorPlanTimeBar({ actor }: { actor: FloorPlanTimeActor }) {
                   size="small"
                   icon="notifications"
                   intent={a.priority <= 20 ? 'danger' : 'warning'}
-                  text={`${time.dateTime(a.raisedAt)} · ${a.message}`}
+                  text={`${time.dateTime(a.raisedAt)} · ${sayEvent(a)}`}
                   onClick={() => actor.send({ type: 'alarm.jump', at: Date.parse(a.raisedAt), now: Date.now() })}
                   data-testid="floor-plan-jump-alarm"
                 />
