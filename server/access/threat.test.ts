@@ -69,7 +69,7 @@ describe('threat levels', () => {
 
     // refused: another tenant's level, a division of another tenant, a user without door control
     expect((await s.call('POST', CURRENT, { token: harbour, body: { levelId: severe.body.id } })).body.violations).toEqual([
-      { field: 'levelId', message: 'is not a threat level of this client' },
+      { field: 'levelId', message: 'is not a threat level of this client', code: 'threatLevel.notOfClient', values: {} },
     ]);
     const theirDivision = Number(
       (await s.db.query<{ id: number }>(`select d.id from divisions d join clients c on c.id = d.client_id where c.code = 'HARBOUR' order by d.id limit 1`))

@@ -76,7 +76,8 @@ export function threatRoutes(app: FastifyInstance, { db, simulator, publish }: {
     let level: { id: number; name: string; mode: string } | null = null;
     if (input.levelId !== null) {
       const found = await threatLevel(db, clientId, input.levelId);
-      if (!found) throw new HttpError(400, INVALID_REQUEST, [{ field: 'levelId', message: 'is not a threat level of this client' }]);
+      if (!found)
+        throw new HttpError(400, INVALID_REQUEST, [{ field: 'levelId', ...fill('threatLevel.notOfClient', 'is not a threat level of this client', {}) }]);
       level = found;
     }
     const until = level && input.minutes ? new Date(Date.now() + input.minutes * 60_000).toISOString() : null;

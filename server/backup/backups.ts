@@ -284,14 +284,16 @@ export async function receiveBackup(dir: string, body: Readable, takenBy: string
       bytes += chunk.length;
       if (bytes > BACKUP_UPLOAD_MAX_BYTES)
         next(
-          new HttpError(413, INVALID_REQUEST, [{ field: 'file', message: `is larger than a backup may be (${BACKUP_UPLOAD_MAX_BYTES / 1024 / 1024} MiB)` }]),
+          new HttpError(413, INVALID_REQUEST, [
+            { field: 'file', ...fill('backup.tooLarge', 'is larger than a backup may be ({mib} MiB)', { mib: BACKUP_UPLOAD_MAX_BYTES / 1024 / 1024 }) },
+          ]),
         );
       else next(null, chunk);
     },
   });
   try {
     await piped(body, limit, createWriteStream(part, { mode: 0o600 }));
-    if (!bytes) throw new HttpError(400, INVALID_REQUEST, [{ field: 'file', message: 'is empty: choose a backup file' }]);
+    if (!bytes) throw new HttpError(400, INVALID_REQUEST, [{ field: 'file', ...fill('backup.fileEmpty', 'is empty: choose a backup file', {}) }]);
     const schemaVersion = pg ? await inspectPgArchive(pg, part) : (await inspectImage(part)).schemaVersion;
     const info: BackupInfo = { id, takenAt: at.toISOString(), kind: 'uploaded', takenBy, bytes, schemaVersion, engine };
     store(dir, id, null, info);

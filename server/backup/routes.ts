@@ -143,7 +143,9 @@ export function backupRoutes(app: FastifyInstance, { db, backups }: { db: Db; ba
       // and a body sent without one is counted as it streams and cut off at the limit (never held: it goes to disk)
       const max = backups?.maxUploadBytes ?? BACKUP_UPLOAD_MAX_BYTES;
       const tooLarge = () =>
-        new HttpError(413, INVALID_REQUEST, [{ field: 'file', message: `is larger than a backup may be (${Math.round(max / 1024 / 1024)} MiB)` }]);
+        new HttpError(413, INVALID_REQUEST, [
+          { field: 'file', ...fill('backup.tooLarge', 'is larger than a backup may be ({mib} MiB)', { mib: Math.round(max / 1024 / 1024) }) },
+        ]);
       const declared = Number(req.headers['content-length'] ?? 0);
       // (the connection is closed after the answer: the rest of the body is dropped, never stored)
       if (declared > max) {

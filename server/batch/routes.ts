@@ -91,7 +91,10 @@ export async function prepareRows(
     throw new HttpError(
       400,
       INVALID_REQUEST,
-      missing.map((c) => ({ field: 'file', message: `has no column "${c.header}" (template ${tpl.name} maps it)` })),
+      missing.map((c) => ({
+        field: 'file',
+        ...fill('batch.columnMissing', 'has no column "{header}" (template {template} maps it)', { header: c.header, template: tpl.name }),
+      })),
     );
   const defs: UserFieldDef[] = await userFieldDefs(db, clientId);
   const errors: RowError[] = [];
@@ -122,8 +125,10 @@ export async function prepareRows(
     const u = checkUserFieldValues(defs, udf);
     violations.push(...u.violations);
     const emp = typeof input.employeeNo === 'string' ? input.employeeNo : undefined;
-    if (emp && seenEmp.has(emp)) violations.push({ field: 'employeeNo', message: `is repeated in this file (row ${seenEmp.get(emp)})` });
-    if (card && seenCard.has(card)) violations.push({ field: 'credentials.0.number', message: `is repeated in this file (row ${seenCard.get(card)})` });
+    if (emp && seenEmp.has(emp))
+      violations.push({ field: 'employeeNo', ...fill('batch.repeatedInFile', 'is repeated in this file (row {row})', { row: seenEmp.get(emp)! }) });
+    if (card && seenCard.has(card))
+      violations.push({ field: 'credentials.0.number', ...fill('batch.repeatedInFile', 'is repeated in this file (row {row})', { row: seenCard.get(card)! }) });
     if (emp && !seenEmp.has(emp)) seenEmp.set(emp, row);
     if (card && !seenCard.has(card)) seenCard.set(card, row);
     if (violations.length || !checked.ok) {
@@ -317,9 +322,9 @@ export function batchRoutes(app: FastifyInstance, opts: { db: Db; publish?: Publ
       const asked = (req.query ?? {}) as Record<string, unknown>;
       const tid = /^\d{1,9}$/.test(String(asked.templateId ?? '')) ? Number(asked.templateId) : NaN;
       if (!Number.isInteger(tid) || tid < 1)
-        throw new HttpError(400, INVALID_REQUEST, [{ field: 'templateId', message: 'is required: pick a batch template' }]);
+        throw new HttpError(400, INVALID_REQUEST, [{ field: 'templateId', ...fill('batch.templateRequired', 'is required: pick a batch template', {}) }]);
       if (!Buffer.isBuffer(req.body))
-        throw new HttpError(415, INVALID_REQUEST, [{ field: 'file', message: 'must be sent as the body (text/csv or an .xlsx)' }]);
+        throw new HttpError(415, INVALID_REQUEST, [{ field: 'file', ...fill('batch.fileAsBody', 'must be sent as the body (text/csv or an .xlsx)', {}) }]);
       const tpl = await loadTemplate(db, clientId, tid);
       const { editDivisions } = scopeOf(req, tpl);
       const sheet = await readSheet(req.body);

@@ -5,7 +5,7 @@
 // of their divisions and those of none). Also the events list's filter of the alarms behind a figure
 // (alarmFigureFilter, called by eventFilters), so a click on a figure opens the event report with exactly those.
 import type { FastifyInstance } from 'fastify';
-import { FIXED_SAID, PRIV, type Violation } from '../../contract';
+import { FIXED_SAID, PRIV, fill, type Violation } from '../../contract';
 import {
   ALARM_FIGURES,
   ALARM_HANDLING_API,
@@ -63,7 +63,7 @@ function figureCondition(figure: AlarmFigure, end: () => string): string {
 const one = (q: Record<string, unknown>, field: string, violations: Violation[]): string | undefined => {
   const v = q[field];
   if (v === undefined || typeof v === 'string') return v;
-  violations.push({ field, message: 'must be given once' });
+  violations.push({ field, ...fill('query.givenOnce', 'must be given once', {}) });
   return undefined;
 };
 
@@ -85,7 +85,7 @@ export function alarmFigureFilter(q: Record<string, unknown>, params: unknown[],
   };
   if (figure !== undefined) {
     if (!(ALARM_FIGURES as readonly string[]).includes(figure))
-      violations.push({ field: 'alarmFigure', message: `must be one of ${ALARM_FIGURES.join(', ')}` });
+      violations.push({ field: 'alarmFigure', ...fill('value.notOneOf', 'must be one of {choices}', { choices: ALARM_FIGURES.join(', ') }) });
     else {
       const to = one(q, 'to', []);
       const end = () => (to !== undefined && !Number.isNaN(Date.parse(to)) ? `${add(new Date(to).toISOString())}::timestamptz` : 'now()');
@@ -97,11 +97,13 @@ export function alarmFigureFilter(q: Record<string, unknown>, params: unknown[],
     else conds.push(`a.priority = ${add(Number(priority))}::int`);
   }
   if (operator !== undefined) {
-    if (operator.length === 0 || operator.length > 100) violations.push({ field: 'alarmOperator', message: 'must be a user name, or - for nobody yet' });
+    if (operator.length === 0 || operator.length > 100)
+      violations.push({ field: 'alarmOperator', ...fill('alarmHandling.notOperator', 'must be a user name, or - for nobody yet', {}) });
     else conds.push(`${OPERATOR} = ${add(operator === '-' ? '' : operator)}`);
   }
   if (hour !== undefined) {
-    if (!/^\d{1,2}$/.test(hour) || Number(hour) > 23) violations.push({ field: 'alarmHour', message: 'must be an hour from 0 to 23' });
+    if (!/^\d{1,2}$/.test(hour) || Number(hour) > 23)
+      violations.push({ field: 'alarmHour', ...fill('alarmHandling.notHour', 'must be an hour from 0 to 23', {}) });
     else conds.push(`${HOUR} = ${add(Number(hour))}::int`);
   }
   if (conds.length) where.push(`exists (select 1 from alarms a where a.event_id = e.id and ${conds.join(' and ')})`);

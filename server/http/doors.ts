@@ -178,12 +178,13 @@ export function doorRoutes(
     const at = q.at === undefined ? Date.now() : Date.parse(q.at);
     if (at > Date.now() + 1000)
       throw new HttpError(400, INVALID_REQUEST, [
-        { field: 'at', message: 'must not be in the future (a code not yet current would be a key handed out early)' },
+        { field: 'at', ...fill('qr.atInFuture', 'must not be in the future (a code not yet current would be a key handed out early)', {}) },
       ]);
     const door = await doorQrSecret(db, id);
     if (!door?.qr_secret) throw new HttpError(409, fill('door.noQrCodes', 'This door takes no QR codes: turn them on first', {}));
     const cred = await qrCredential(db, clientId, q.credential.toUpperCase());
-    if (!cred) throw new HttpError(400, INVALID_REQUEST, [{ field: 'credential', message: 'is not a credential of this client' }]);
+    if (!cred)
+      throw new HttpError(400, INVALID_REQUEST, [{ field: 'credential', ...fill('credential.notOfClient', 'is not a credential of this client', {}) }]);
     const w = qrWindow(at, QR_PERIOD_S);
     return {
       code: qrCode(door.qr_secret, cred.number, w),
@@ -198,7 +199,8 @@ export function doorRoutes(
   if (testHooks) {
     app.post(API.testDoorsFastForward, async (req) => {
       const ms = Number((req.body as { ms?: unknown } | null)?.ms);
-      if (!Number.isFinite(ms) || ms < 0) throw new HttpError(400, INVALID_REQUEST, [{ field: 'ms', message: 'must be a number of milliseconds' }]);
+      if (!Number.isFinite(ms) || ms < 0)
+        throw new HttpError(400, INVALID_REQUEST, [{ field: 'ms', ...fill('number.notMilliseconds', 'must be a number of milliseconds', {}) }]);
       return { relocked: await simulator.fastForward(ms) };
     });
   }

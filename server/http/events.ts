@@ -4,7 +4,7 @@
 import { divisionCondition, eventDivisions } from '../auth/eventScope';
 import type { QrPublisher } from '../access/qrPublisher';
 import type { FastifyInstance } from 'fastify';
-import { API, Event, FIXED_SAID, LIST_COUNT_CAP, ListQuery, PRIV, Page, SimulateBody, type Violation } from '../../contract';
+import { API, Event, FIXED_SAID, LIST_COUNT_CAP, ListQuery, PRIV, Page, SimulateBody, fill, type Violation } from '../../contract';
 import type { Db } from '../db/db';
 import { eventOfRow } from '../monitor/pipeline';
 import { HardwareError } from '../doors/port';
@@ -36,7 +36,7 @@ const simulatorErrors = async <T>(run: () => Promise<T>): Promise<T> => {
 function single(q: Record<string, unknown>, field: string, violations: Violation[]): string | undefined {
   const v = q[field];
   if (v === undefined || typeof v === 'string') return v;
-  violations.push({ field, message: 'must be given once' });
+  violations.push({ field, ...fill('query.givenOnce', 'must be given once', {}) });
   return undefined;
 }
 
@@ -67,7 +67,8 @@ export function eventFilters(
   const eventCode = single(q, 'eventCode', violations);
   if (eventCode !== undefined) {
     const codes = eventCode.split(',').map((c) => (/^\s*\d{1,9}\s*$/.test(c) ? Number(c) : NaN));
-    if (codes.some((c) => !Number.isInteger(c))) violations.push({ field: 'eventCode', message: 'must be whole numbers separated by commas' });
+    if (codes.some((c) => !Number.isInteger(c)))
+      violations.push({ field: 'eventCode', ...fill('list.notWholeNumbers', 'must be whole numbers separated by commas', {}) });
     // one code keeps the (client_id, event_code, id desc) index usable for an ordered scan
     else if (codes.length === 1) add((n) => `e.event_code = $${n}::int`, codes[0]);
     else add((n) => `e.event_code = any($${n}::int[])`, codes);
@@ -76,7 +77,7 @@ export function eventFilters(
   if (point) add((n) => `e.event_point_id = $${n}`, point);
   const alert = single(q, 'alert', violations);
   if (alert !== undefined) {
-    if (alert !== 'true' && alert !== 'false') violations.push({ field: 'alert', message: 'must be true or false' });
+    if (alert !== 'true' && alert !== 'false') violations.push({ field: 'alert', ...fill('value.notTrueOrFalse', 'must be true or false', {}) });
     else add((n) => `e.alert = $${n}`, alert === 'true');
   }
   for (const [field, op] of [
@@ -85,7 +86,7 @@ export function eventFilters(
   ] as const) {
     const v = single(q, field, violations);
     if (v === undefined) continue;
-    if (Number.isNaN(Date.parse(v))) violations.push({ field, message: 'must be an ISO date-time' });
+    if (Number.isNaN(Date.parse(v))) violations.push({ field, ...fill('dateTime.notIso', 'must be an ISO date-time', {}) });
     else add((n) => `e.at ${op} $${n}::timestamptz`, new Date(v).toISOString());
   }
   for (const [field, op] of [
@@ -146,7 +147,8 @@ export function eventRoutes(
       const clientId = clientOf(req);
       const input = body(req.body, SimulateBody);
       const at = input.at === undefined ? undefined : Date.parse(input.at);
-      if (at !== undefined && Number.isNaN(at)) throw new HttpError(400, INVALID_REQUEST, [{ field: 'at', message: 'must be an ISO date-time' }]);
+      if (at !== undefined && Number.isNaN(at))
+        throw new HttpError(400, INVALID_REQUEST, [{ field: 'at', ...fill('dateTime.notIso', 'must be an ISO date-time', {}) }]);
       return simulatorErrors(() =>
         simulator.force(clientId, input.kind, {
           doorId: input.doorId,

@@ -146,7 +146,9 @@ describe('GET /event/manage/events/export', () => {
     const r = await get(`${EXPORT_PATH}?format=xml&eventCode=12,abc&from=yesterday&beforeId=-4&alert=maybe`, operator);
     expect(r.status).toBe(400);
     // the format is refused first; then the filters, all at once
-    expect(JSON.parse(r.text).violations).toEqual([{ field: 'format', message: 'must be one of csv, xlsx, ndjson' }]);
+    expect(JSON.parse(r.text).violations).toEqual([
+      { field: 'format', message: 'must be one of csv, xlsx, ndjson', code: 'value.notOneOf', values: { choices: 'csv, xlsx, ndjson' } },
+    ]);
     const f = await get(`${EXPORT_PATH}?format=csv&eventCode=12,abc&from=yesterday&beforeId=-4&alert=maybe`, operator);
     expect(f.status).toBe(400);
     expect(
@@ -156,7 +158,7 @@ describe('GET /event/manage/events/export', () => {
     ).toEqual(['alert', 'beforeId', 'eventCode', 'from']);
     const twice = await get(`${EXPORT_PATH}?eventPointId=a&eventPointId=b`, operator);
     expect(twice.status).toBe(400);
-    expect(JSON.parse(twice.text).violations).toEqual([{ field: 'eventPointId', message: 'must be given once' }]);
+    expect(JSON.parse(twice.text).violations).toEqual([{ field: 'eventPointId', message: 'must be given once', code: 'query.givenOnce', values: {} }]);
     expect(await auditCount()).toBe(before);
   });
 

@@ -15,7 +15,7 @@ import { Readable } from 'node:stream';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { API, PRIV } from '../../contract';
 import type { Db } from '../db/db';
-import { HttpError, clientOf, principal, INVALID_REQUEST } from './kit';
+import { HttpError, clientOf, fill, principal, INVALID_REQUEST } from './kit';
 import { iso } from '../db/values';
 import { audit } from '../audit/trail';
 import { eventFilters } from './events';
@@ -120,7 +120,7 @@ export async function exportRequest(req: FastifyRequest, db: Db, formats: readon
   const q = (req.query ?? {}) as Record<string, unknown>;
   const format = q.format ?? 'csv';
   if (typeof format !== 'string' || !formats.includes(format)) {
-    throw new HttpError(400, INVALID_REQUEST, [{ field: 'format', message: `must be one of ${formats.join(', ')}` }]);
+    throw new HttpError(400, INVALID_REQUEST, [{ field: 'format', ...fill('value.notOneOf', 'must be one of {choices}', { choices: formats.join(', ') }) }]);
   }
   const { where, params } = eventFilters(clientId, q, null, await eventDivisions(principal(req), [PRIV.events.view, PRIV.eventReport]));
   return { clientId, format: format as ExportFormat, where, params, zone: await clientZone(db, clientId) };

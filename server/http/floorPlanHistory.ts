@@ -83,7 +83,7 @@ export function floorPlanHistoryRoutes(app: FastifyInstance, { db }: { db: Db })
       const from = moment(q.from, 'from', now);
       const to = moment(q.to, 'to', now);
       if (Date.parse(to) < Date.parse(from))
-        throw new HttpError(400, INVALID_REQUEST, [{ field: 'to', message: 'must not be before the start of the period' }]);
+        throw new HttpError(400, INVALID_REQUEST, [{ field: 'to', ...fill('period.endBeforeStart', 'must not be before the start of the period', {}) }]);
       const { clientId, doors } = await plan(req);
       const p = principal(req);
       if (!p.held.has(PRIV.alarms.view)) return { items: [] };

@@ -22,7 +22,8 @@ const endOf = (raw: string, field = 'end') => {
   const end = new Date(raw);
   return {
     end,
-    bad: () => new HttpError(400, INVALID_REQUEST, [{ field, message: 'must be the end of one of the client\u2019s shifts, not in the future' }]),
+    bad: () =>
+      new HttpError(400, INVALID_REQUEST, [{ field, ...fill('handover.notShiftEnd', 'must be the end of one of the client’s shifts, not in the future', {}) }]),
   };
 };
 

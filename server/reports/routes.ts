@@ -62,7 +62,7 @@ export function reportJobRoutes(app: FastifyInstance, { db, options = {} }: { db
       if (!run) throw new HttpError(404, fill('report.notFound', 'Report not found', {}));
       if (run.ok)
         throw new HttpError(409, fill('reportRun.notFailed', 'This run did not fail: there is nothing to retry', {}), [
-          { field: 'runId', message: 'did not fail' },
+          { field: 'runId', ...fill('reportRun.didNotFail', 'did not fail', {}) },
         ]);
       await countReportRunAttempt(tx, runId);
       await makeRun(tx, await loadJob(tx, id), runId, { from: run.period_from, to: run.period_to, zone: run.zone }, options);

@@ -422,7 +422,7 @@ describe('the event-history export against the real server', () => {
     });
     expect(out).toMatchObject({ status: 'failed', attempts: 1 });
     expect(events.map((e) => e.event)).toEqual(['error']);
-    expect(JSON.parse(events[0].data).violations).toEqual([{ field: 'from', message: 'must be an ISO date-time' }]);
+    expect(JSON.parse(events[0].data).violations).toEqual([{ field: 'from', message: 'must be an ISO date-time', code: 'dateTime.notIso', values: {} }]);
     const exp = await exportEventHistory({ alert: 'maybe' }, 'csv', { baseUrl: s.base, deps: deps(), retryDelayMs: 1 });
     expect(exp.status).toBe('failed');
   });

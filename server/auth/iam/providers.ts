@@ -4,7 +4,7 @@
 // (./sealed.ts) and opened only to talk to the provider. The catalogue hooks check what the declaration cannot say (an
 // issuer that is a URL, a role map naming roles of this client) and seal the secret before it is written.
 import { createPublicKey } from 'node:crypto';
-import { DEFAULT_GROUPS_ATTRIBUTE, type Violation } from '../../../contract';
+import { DEFAULT_GROUPS_ATTRIBUTE, fill, type Violation } from '../../../contract';
 import type { Db } from '../../db/db';
 import { activeProviderById, activeProvidersOf, knownRoleCodes, type ProviderRow } from '../../db/queries/iam';
 import type { ResourceHooks } from '../../crud/hooks';
@@ -103,13 +103,13 @@ export const identityProviderHooks = (): ResourceHooks => {
       if (kind === 'oidc' && typeof input.issuer === 'string') {
         const u = URL.canParse(input.issuer) ? new URL(input.issuer) : null;
         if (!u || (u.protocol !== 'https:' && u.protocol !== 'http:') || u.username || u.password || u.hash)
-          out.push({ field: 'issuer', message: 'must be the provider’s http:// or https:// issuer URL' });
+          out.push({ field: 'issuer', ...fill('iam.issuerNotUrl', 'must be the provider’s http:// or https:// issuer URL', {}) });
       }
       if (kind === 'saml' && typeof input.certificate === 'string') {
         try {
           createPublicKey(input.certificate);
         } catch {
-          out.push({ field: 'certificate', message: 'is not a PEM certificate (-----BEGIN CERTIFICATE-----) or public key' });
+          out.push({ field: 'certificate', ...fill('iam.certificateNotPem', 'is not a PEM certificate (-----BEGIN CERTIFICATE-----) or public key', {}) });
         }
       }
       if (typeof input.roleMap === 'string') {
@@ -118,7 +118,11 @@ export const identityProviderHooks = (): ResourceHooks => {
           const codes = [...new Set(pairs.map((p) => p.roleCode))];
           const known = new Set(await knownRoleCodes(ctx.tx, ctx.clientId, codes));
           const missing = codes.filter((c) => !known.has(c));
-          if (missing.length) out.push({ field: 'roleMap', message: `names no role of this client: ${missing.slice(0, 5).join(', ')}` });
+          if (missing.length)
+            out.push({
+              field: 'roleMap',
+              ...fill('iam.roleMapUnknownRoles', 'names no role of this client: {roles}', { roles: missing.slice(0, 5).join(', ') }),
+            });
         } catch (e) {
           out.push({ field: 'roleMap', message: (e as Error).message });
         }
