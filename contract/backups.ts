@@ -5,7 +5,8 @@
 // as a backup of its own ("before restore"), so a restore can be undone. On PostgreSQL a backup is the database's own
 // dump (pg_dump, custom format) restored with pg_restore, when the server has those tools (else the routes answer 409
 // saying what to install); each backup says which engine it is of (`engine`): one is never restored on the other.
-import { array, boolean, enums, integer, nullable, type, string, type Infer } from 'superstruct';
+import { array, boolean, enums, integer, nullable, optional, type, string, type Infer } from 'superstruct';
+import { SentenceKey, SentenceValues, type Sentence } from './messages';
 import { AuditEntry } from './schemas';
 import { autoBackupResource } from './resources/backups';
 
@@ -68,11 +69,17 @@ export const BackupList = type({
   /** the engine this server keeps its data in: what its backups are of */
   engine: enums(BACKUP_ENGINES),
   reason: nullable(string()),
+  /** issue 48: the reason as a sentence (its key and values), which the console says in the operator's language */
+  reasonCode: optional(SentenceKey),
+  reasonValues: optional(SentenceValues),
   items: array(BackupInfo),
   /** the last restore, if there was one */
   lastRestore: nullable(RestoreOutcome),
 });
 export type BackupList = Infer<typeof BackupList>;
+/** Why backups cannot be taken here: its sentence when the server said it with its key (issue 48), else its English. */
+export const backupReason = (l: Pick<BackupList, 'reason' | 'reasonCode' | 'reasonValues'>): string | Sentence =>
+  l.reasonCode ? { message: l.reason ?? '', code: l.reasonCode, values: l.reasonValues ?? {} } : (l.reason ?? '');
 
 /** What a restore answers before the server restarts with the backup. */
 export const RestoreStarted = type({ restoring: boolean(), backupId: string(), before: string(), message: string() });

@@ -24,7 +24,11 @@ import { migrate } from '../db/migrate';
 import { forward } from '../streams';
 import { auditEntryOf, insertAudit, platformAudit } from '../db/queries/audit';
 import { advanceAuthEpoch, auditedBackupIds, authEpoch, endConsoleSessions } from '../db/queries/backup';
-import { HttpError, principal, fill, INVALID_REQUEST } from '../http/kit';
+import { HttpError, principal, fill, saidOf, INVALID_REQUEST, type Said } from '../http/kit';
+
+/** Why backups cannot be taken here, its key and values beside its English (issue 48). */
+const reasonOf = (said: Said | null) =>
+  said === null ? { reason: null } : typeof said === 'string' ? { reason: said } : { reason: said.message, reasonCode: said.code, reasonValues: said.values };
 import { audit } from '../audit/trail';
 import {
   NO_BACKUP_DIR,
@@ -82,16 +86,16 @@ export function backupRoutes(app: FastifyInstance, { db, backups }: { db: Db; ba
   let restoring = false;
 
   app.get(API.backups, { config }, async (): Promise<BackupList> => {
-    if (!where) return { available: false, engine, reason: NO_BACKUP_DIR.message, items: [], lastRestore: null };
+    if (!where) return { available: false, engine, ...reasonOf(NO_BACKUP_DIR), items: [], lastRestore: null };
     // (found once, then remembered: the console asks every 2 s while a restore runs)
     const missing =
       engine === 'postgres'
         ? await pgTools().then(
             () => null,
-            (e: Error) => e.message,
+            (e: Error) => saidOf(e),
           )
         : null;
-    return { available: !missing, engine, reason: missing, items: listBackups(where, engine), lastRestore: lastRestore(where) };
+    return { available: !missing, engine, ...reasonOf(missing), items: listBackups(where, engine), lastRestore: lastRestore(where) };
   });
 
   // the backups' history (what this screen and the auto-backup settings did: records of no client), on either engine

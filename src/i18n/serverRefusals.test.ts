@@ -3,10 +3,10 @@
 // route Fastify registers (a record that is not there, a privilege the caller lacks), then a table of the refusals the
 // last review named (second factors, divisions, the catalogue's generic writes, a fixed refusal).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { API, MFA_API, accessZonesResource, type Sentence, type Violation } from '../../contract';
+import { API, MFA_API, accessZonesResource, backupReason, type Sentence, type Violation } from '../../contract';
 import { startTestServer, type TestServer } from '../../server/testkit';
 import { sentenceIn } from '../api/errors';
-import { loadLocale, saySentence, tCat } from './index';
+import { loadLocale, say, saySentence, tCat } from './index';
 import { violationText } from './violations';
 
 const CJK = /[\u4e00-\u9fff]/;
@@ -162,4 +162,14 @@ describe('the refusals the review named, said in zh-CN by their key', () => {
         expect(saySentence({ message: a.body.message } as Sentence, 'zh-CN')).toBe(a.body.message);
       }
     });
+});
+
+describe('a reason the server gives, said in zh-CN by its key', () => {
+  it('why backups cannot be taken here (a server started without BACKUP_DIR)', async () => {
+    const r = await s.call('GET', API.backups, { token: admin });
+    expect(r.status).toBe(200);
+    expect(r.body).toMatchObject({ available: false, reasonCode: 'backup.noBackupDir', reasonValues: {} });
+    expect(say(backupReason(r.body), 'zh-CN')).toBe('此服务器启动时没有指定保存备份的位置（BACKUP_DIR）');
+    expect(say(backupReason(r.body), 'en')).toBe(r.body.reason);
+  });
 });

@@ -14,6 +14,7 @@ import { useSelector } from '@xstate/react';
 import {
   BACKUP_KINDS,
   auditChangedFields,
+  backupReason,
   backupTakenAt,
   hasPrivilege,
   PRIV,
@@ -195,7 +196,7 @@ export function BackupRestoreScreen() {
       )}
       {list.output && !available && (
         <Callout intent="warning" icon="database" title={tx('Backups cannot be taken here')} data-testid="backup-unavailable">
-          {say(list.output.reason ?? '')}
+          {say(backupReason(list.output))}
         </Callout>
       )}
       {available && list.output?.lastRestore && <LastRestore outcome={list.output.lastRestore} when={when} />}
