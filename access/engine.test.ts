@@ -210,9 +210,9 @@ describe('card formats', () => {
       ],
     };
     const v = formatViolations(bad);
-    expect(v).toContainEqual({ field: 'facility', message: 'overlaps card' });
-    expect(v).toContainEqual({ field: 'parity.1.bit', message: 'must lie within the 26 bits' });
-    expect(v).toContainEqual({ field: 'parity.0.over', message: 'must not include its own parity bit' });
+    expect(v).toContainEqual({ field: 'facility', message: 'overlaps card', code: 'cardFormat.overlaps', values: { other: 'card' } });
+    expect(v).toContainEqual({ field: 'parity.1.bit', message: 'must lie within the 26 bits', code: 'cardFormat.outsideBits', values: { bits: 26 } });
+    expect(v).toContainEqual({ field: 'parity.0.over', message: 'must not include its own parity bit', code: 'cardFormat.parityIncludesItself', values: {} });
     for (const f of STANDARD_FORMATS) expect(formatViolations(f)).toEqual([]);
   });
 });

@@ -2,6 +2,8 @@
 // Card formats (issue 12, Hardware: card format [0.5.2.x]): a raw Wiegand bit string read at a reader becomes a
 // facility code and a card number by the reader's formats, checked by their parity bits. The standard layouts
 // (26-bit H10301, 34-bit, 37-bit H10304) are given; custom layouts use the same description.
+import { fill, type Sentence } from './messages';
+import type { Violation } from './violation';
 
 /** Bits counted from 0 at the first bit received (the leftmost of the string). */
 export interface BitRange {
@@ -134,29 +136,36 @@ export function encode(format: Omit<CardFormat, 'id'>, facility: number | null, 
   return bits.join('');
 }
 
+/** A violation of a field, said with its key (issue 48). */
+const at = (field: string, said: Sentence): Violation => ({ field, ...said });
+
 /** What is wrong with a custom layout: fields outside the bit count, fields or parity bits that overlap. */
-export function formatViolations(f: Omit<CardFormat, 'id'>): Array<{ field: string; message: string }> {
-  const out: Array<{ field: string; message: string }> = [];
-  if (!Number.isInteger(f.bits) || f.bits < 8 || f.bits > 128) out.push({ field: 'bits', message: 'must be a whole number from 8 to 128' });
+export function formatViolations(f: Omit<CardFormat, 'id'>): Violation[] {
+  const out: Violation[] = [];
+  if (!Number.isInteger(f.bits) || f.bits < 8 || f.bits > 128)
+    out.push(at('bits', fill('cardFormat.bitsRange', 'must be a whole number from {min} to {max}', { min: 8, max: 128 })));
   const ranges: Array<[string, BitRange]> = [['card', f.card], ...(f.facility ? [['facility', f.facility] as [string, BitRange]] : [])];
   f.parity.forEach((p, i) => ranges.push([`parity.${i}.bit`, { start: p.bit, length: 1 }]));
   for (const [field, r] of ranges) {
     if (!Number.isInteger(r.start) || !Number.isInteger(r.length) || r.start < 0 || r.length < 1 || r.start + r.length > f.bits) {
-      out.push({ field, message: `must lie within the ${f.bits} bits` });
+      out.push(at(field, fill('cardFormat.outsideBits', 'must lie within the {bits} bits', { bits: f.bits })));
     }
   }
-  if (f.card.length > 48 || (f.facility && f.facility.length > 48)) out.push({ field: 'card', message: 'fields longer than 48 bits are not supported' });
+  if (f.card.length > 48 || (f.facility && f.facility.length > 48))
+    out.push(at('card', fill('cardFormat.fieldTooLong', 'fields longer than {max} bits are not supported', { max: 48 })));
   for (let a = 0; a < ranges.length; a++) {
     for (let b = a + 1; b < ranges.length; b++) {
       const [fa, ra] = ranges[a];
       const [fb, rb] = ranges[b];
-      if (ra.start < rb.start + rb.length && rb.start < ra.start + ra.length) out.push({ field: fb, message: `overlaps ${fa.replace(/\.bit$/, '')}` });
+      if (ra.start < rb.start + rb.length && rb.start < ra.start + ra.length)
+        out.push(at(fb, fill('cardFormat.overlaps', 'overlaps {other}', { other: fa.replace(/\.bit$/, '') })));
     }
   }
   f.parity.forEach((p, i) => {
-    if (p.over.start < 0 || p.over.start + p.over.length > f.bits) out.push({ field: `parity.${i}.over`, message: `must lie within the ${f.bits} bits` });
+    if (p.over.start < 0 || p.over.start + p.over.length > f.bits)
+      out.push(at(`parity.${i}.over`, fill('cardFormat.outsideBits', 'must lie within the {bits} bits', { bits: f.bits })));
     else if (p.bit >= p.over.start && p.bit < p.over.start + p.over.length)
-      out.push({ field: `parity.${i}.over`, message: 'must not include its own parity bit' });
+      out.push(at(`parity.${i}.over`, fill('cardFormat.parityIncludesItself', 'must not include its own parity bit', {})));
   });
   return out;
 }

@@ -89,7 +89,7 @@ describe('access configuration', () => {
       body: { name: 'Overlap', bits: 26, facilityStart: 1, facilityLength: 10, cardStart: 9, cardLength: 16, parity: [] },
     });
     expect(r.status).toBe(400);
-    expect(r.body.violations).toContainEqual({ field: 'facilityStart', message: 'overlaps card' });
+    expect(r.body.violations).toContainEqual({ field: 'facilityStart', message: 'overlaps card', code: 'cardFormat.overlaps', values: { other: 'card' } });
     const ok = await s.call('POST', FORMATS, {
       token: admin,
       body: {

@@ -70,7 +70,7 @@ export const cardFormatHooks: ResourceHooks = {
     for (const x of v) {
       const field =
         x.field === 'card' ? 'cardStart' : x.field === 'facility' ? 'facilityStart' : x.field.replace(/^parity\.(\d+)\.over$/, 'parity.$1.overStart');
-      out.push({ field, message: x.message });
+      out.push({ ...x, field });
     }
     return out;
   },

@@ -37,6 +37,12 @@ export const zhViolationSentences: Record<string, string> = {
   'day.withinYear': '必须在一年之内',
   'list.repeatedInForm': '在此表单中重复',
   'floors.notList': '必须是楼层号和范围，例如 1-3, 5',
+  // a custom card format's layout (contract/cardFormat.ts formatViolations)
+  'cardFormat.bitsRange': '必须是 {min} 到 {max} 之间的整数',
+  'cardFormat.outsideBits': '必须位于 {bits} 位之内',
+  'cardFormat.fieldTooLong': '不支持超过 {max} 位的字段',
+  'cardFormat.overlaps': '与 {other} 重叠',
+  'cardFormat.parityIncludesItself': '不能包含其自身的校验位',
   // the contract's fixed violations (contract/primitives.ts FIXED_SAID, schemas.ts): said by key, never found by their English
   'value.required': '为必填项',
   'text.notText': '必须是文本',
