@@ -42,7 +42,11 @@ async function* each<T>(rows: T[], cells: (r: T) => unknown[]) {
  *  with the violation naming the field. */
 function checkPeriod(q: { from: string; to: string }) {
   const problem = periodProblem(q.from, q.to);
-  if (problem) throw new HttpError(400, INVALID_REQUEST, [{ field: problem.field, message: problem.message }]);
+  if (problem) {
+    // the violation whole, its key and values with it (issue 48)
+    const { field, message, code, values } = problem;
+    throw new HttpError(400, INVALID_REQUEST, [{ field, message, ...(code ? { code, values } : {}) }]);
+  }
 }
 
 export function attendanceRoutes(app: FastifyInstance, { db, publish }: { db: Db; publish?: (clientId: number, destination: string, body: unknown) => void }) {
