@@ -362,6 +362,8 @@ export interface paths {
                                 restored: boolean | null;
                             } | null;
                             reason: string | null;
+                            reasonCode?: string;
+                            reasonValues?: Record<string, never>;
                         };
                     };
                 };
@@ -6739,6 +6741,7 @@ export interface paths {
                         "application/json": {
                             eventCode: number;
                             instructions: string;
+                            instructionsCode?: string;
                             name: string;
                             priority: number;
                         }[];
@@ -10788,6 +10791,8 @@ export interface paths {
                                 eventCode: number;
                                 eventId: number;
                                 message: string;
+                                messageCode?: string;
+                                messageValues?: Record<string, never>;
                                 priority: number;
                                 raisedAt: string;
                                 /** @enum {unknown} */
@@ -10848,6 +10853,8 @@ export interface paths {
                                 eventCode: number;
                                 eventId: number;
                                 message: string;
+                                messageCode?: string;
+                                messageValues?: Record<string, never>;
                                 priority: number;
                                 raisedAt: string;
                                 /** @enum {unknown} */
