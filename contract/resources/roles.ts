@@ -65,7 +65,11 @@ export interface PrivilegeHolders {
 
 /** POST `${API.operators}`: a new operator of the client, with an initial password that follows the policy. */
 export const CreateOperatorRequest = object({
-  username: requiredText(64, { min: 3, pattern: /^[A-Za-z0-9._@-]+$/, patternMessage: 'may use letters, digits and . _ @ - only' }),
+  username: requiredText(64, {
+    min: 3,
+    pattern: /^[A-Za-z0-9._@-]+$/,
+    patternMessage: fill('username.allowedCharacters', 'may use letters, digits and . _ @ - only', {}),
+  }),
   name: requiredText(200),
   email: optional(nullable(emailAddress())),
   password: requiredText(200),

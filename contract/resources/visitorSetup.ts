@@ -6,6 +6,7 @@ import { enums, integer, object, string, type, type Infer } from 'superstruct';
 import { API } from '../api';
 import { PRIV } from '../privileges';
 import { int32, safeText } from '../primitives';
+import { fill, type Sentence } from '../messages';
 import { choice, defineResource, email, number, switchField, text } from './define';
 
 /** A card's number as printed on it (visitor credentials, the credential store). */
@@ -113,7 +114,10 @@ export const visitorCredentialsResource = defineResource({
 export const VISITOR_CREDENTIAL_BATCH_API = API.visitorCredentialBatch;
 export const VISITOR_CREDENTIAL_BATCH_MAX = 500;
 export const VisitorCredentialBatch = object({
-  prefix: safeText(10, { pattern: /^[A-Z0-9-]*$/, patternMessage: 'is not in the expected form: capital letters, digits and -' }),
+  prefix: safeText(10, {
+    pattern: /^[A-Z0-9-]*$/,
+    patternMessage: fill('visitorCredential.prefixForm', 'is not in the expected form: capital letters, digits and -', {}),
+  }),
   first: int32(0, 999_999_999),
   count: int32(1, VISITOR_CREDENTIAL_BATCH_MAX),
   digits: int32(1, 10),
@@ -125,9 +129,12 @@ export type VisitorCredentialBatchResult = Infer<typeof VisitorCredentialBatchRe
 
 /** The numbers of a batch, or the field and reason it cannot be made (they would need more digits); a prefix of at
  *  most 10 and at most 10 digits keep every number within the 20 characters a visitor credential's number has. */
-export function batchNumbers(b: VisitorCredentialBatch): { numbers: string[] } | { field: keyof VisitorCredentialBatch; message: string } {
+/** A batch that would need more digits, said with its key (issue 48). */
+const wouldRunPast = (digits: number) =>
+  fill('visitorCredential.wouldRunPast', 'would run past {last}: use more digits or fewer credentials', { last: '9'.repeat(digits) });
+export function batchNumbers(b: VisitorCredentialBatch): { numbers: string[] } | ({ field: keyof VisitorCredentialBatch } & Sentence) {
   const last = b.first + b.count - 1;
-  if (String(last).length > b.digits) return { field: 'count', message: `would run past ${'9'.repeat(b.digits)}: use more digits or fewer credentials` };
+  if (String(last).length > b.digits) return { field: 'count', ...wouldRunPast(b.digits) };
   return { numbers: Array.from({ length: b.count }, (_, i) => `${b.prefix}${String(b.first + i).padStart(b.digits, '0')}`) };
 }
 

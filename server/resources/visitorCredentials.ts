@@ -26,7 +26,7 @@ export function visitorCredentialBatchRoutes(app: FastifyInstance, { db, publish
       const clientId = clientOf(req);
       const batch = body(req.body, VisitorCredentialBatch);
       const made = batchNumbers(batch);
-      if ('field' in made) throw new HttpError(400, INVALID_REQUEST, [{ field: made.field, message: made.message }]);
+      if ('field' in made) throw new HttpError(400, INVALID_REQUEST, [made]);
       const { numbers } = made;
       const ids = await db.transaction(async (tx) => {
         // one statement: the numbers already in use are the ones it skips (the unique index decides, even against a

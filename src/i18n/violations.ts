@@ -43,6 +43,9 @@ export const zhViolationSentences: Record<string, string> = {
   'cardFormat.fieldTooLong': '不支持超过 {max} 位的字段',
   'cardFormat.overlaps': '与 {other} 重叠',
   'cardFormat.parityIncludesItself': '不能包含其自身的校验位',
+  'username.allowedCharacters': '只能使用字母、数字和 . _ @ -',
+  'visitorCredential.prefixForm': '格式应为：大写字母、数字和 -',
+  'visitorCredential.wouldRunPast': '会超过 {last}：请使用更多位数或减少凭证数量',
   // the contract's fixed violations (contract/primitives.ts FIXED_SAID, schemas.ts): said by key, never found by their English
   'value.required': '为必填项',
   'text.notText': '必须是文本',

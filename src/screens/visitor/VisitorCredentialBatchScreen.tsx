@@ -42,7 +42,7 @@ function check(v: Values): { numbers: string[] | null; errors: Partial<Record<ke
   const r = validate({ ...v, prefix: (v.prefix ?? '').toUpperCase() }, VisitorCredentialBatch);
   if (!r.ok) return { numbers: null, errors: Object.fromEntries(r.violations.map((x: Violation) => [x.field, x])) };
   const made = batchNumbers(r.value);
-  return 'field' in made ? { numbers: null, errors: { [made.field]: made.message } } : { numbers: made.numbers, errors: {} };
+  return 'field' in made ? { numbers: null, errors: { [made.field]: made } } : { numbers: made.numbers, errors: {} };
 }
 
 export function VisitorCredentialBatchScreen() {
