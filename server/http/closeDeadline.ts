@@ -23,25 +23,27 @@ export function refuseOtherUpgrades(app: FastifyInstance, taken: (path: string) 
 }
 
 export function closeDeadline(app: FastifyInstance, graceMs: number, log: (m: string) => void) {
-  const open = new Map<Socket, string>();
+  // each socket's last request, kept as it came: one map write a request, its text made only if the deadline passes
+  const open = new Map<Socket, IncomingMessage | null>();
   const track = (socket: Socket) => {
-    open.set(socket, 'a connection with no request yet');
+    open.set(socket, null);
     socket.once('close', () => open.delete(socket));
+  };
+  const seen = (req: IncomingMessage) => {
+    if (open.has(req.socket)) open.set(req.socket, req);
   };
   app.server.on('connection', track);
   app.server.on('secureConnection', track);
-  app.server.on('request', (req) => {
-    if (open.has(req.socket)) open.set(req.socket, `${req.method} ${req.url}`);
-  });
-  app.server.on('upgrade', (req) => {
-    if (open.has(req.socket)) open.set(req.socket, `upgraded ${req.url}`);
-  });
+  app.server.on('request', seen);
+  app.server.on('upgrade', seen);
+  const what = (req: IncomingMessage | null) =>
+    !req ? 'a connection with no request yet' : req.headers.upgrade ? `upgraded ${req.url}` : `${req.method} ${req.url}`;
   let timer: NodeJS.Timeout | null = null;
   app.addHook('preClose', async () => {
     timer = setTimeout(() => {
       const left = [...open].filter(([s]) => !s.destroyed);
       if (!left.length) return;
-      log(`server stopping: ${left.length} connection(s) still open after ${graceMs} ms, closed: ${left.map(([, what]) => what).join('; ')}`);
+      log(`server stopping: ${left.length} connection(s) still open after ${graceMs} ms, closed: ${left.map(([, req]) => what(req)).join('; ')}`);
       for (const [s] of left) s.destroy();
     }, graceMs);
     timer.unref();
