@@ -452,7 +452,7 @@ describe("the server's own sentences", () => {
       /\/server\/access\//,
       /\/server\/alarms\//,
       /\/server\/edge\/readerRoutes\.ts$/,
-      /\/server\/auth\/iam\/providers\.ts$/,
+      /\/server\/auth\/iam\//, // the identity providers' form and the sign-in's return: what the refusal page and the console show
       /\/server\/auth\/accountScope\.ts$/,
     ];
     const OUT = [/\/server\/http\/(ingest|kit|journals|diagnostics)\.ts$/];

@@ -1,7 +1,6 @@
 // Screen strings in zh-CN, keyed by their English text (i18next natural-language keys: the English is the key and the
 // fallback). Call sites use tx(text) (or `useTx()`); src/i18n/i18n.test.ts fails when a tx literal in src has
 // no entry here, so a new string is translated before it ships. `{name}` is a placeholder, in both languages.
-import { IAM_REFUSALS_ZH } from '../../contract/iam';
 import { zhMfaText } from './mfa';
 import { zhOsdpText } from './osdp';
 import { zhEdgeText } from './edge';
@@ -19,8 +18,6 @@ export const zhText: Record<string, string> = {
   ...zhOsdpText,
   // issue 47: the controllers list's Edge column (./edge.ts)
   ...zhEdgeText,
-  // issue 49: the server's words when an identity provider's sign-in is refused (contract/iam.ts)
-  ...Object.fromEntries(Object.entries(IAM_REFUSALS_ZH).filter(([en]) => !en.includes('{'))),
   'Something went wrong in {where}': '{where}出错了',
   'Something went wrong': '出错了',
   'The screen stopped because of an unexpected error. It has been logged for the administrators.': '页面因意外错误而停止。错误已记录，供管理员查看。',

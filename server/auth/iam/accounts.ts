@@ -25,8 +25,12 @@ export interface ProviderRef {
   clientScope: number | null;
 }
 
-export const NO_MAPPED_GROUP =
-  'You are in none of the groups of your organisation that give access to Gatehouse, so no account was made for you. Ask your administrator to add you to one.';
+export const NO_MAPPED_GROUP = fill(
+  'iam.noMappedGroup',
+  'You are in none of the groups of your organisation that give access to Gatehouse, so no account was made for you. Ask your administrator to add you to one.',
+  {},
+);
+const DISABLED = fill('account.disabled', 'This account is disabled in Gatehouse: ask your administrator.', {});
 
 /** The groups claim as a list of names, or a 400 naming what is wrong with it (before anything is written). */
 export function groupsOf(claim: unknown): string[] {
@@ -34,7 +38,7 @@ export function groupsOf(claim: unknown): string[] {
   const list = typeof claim === 'string' ? [claim] : claim;
   if (!Array.isArray(list))
     throw new HttpError(400, fill('iam.groupsNotList', 'The identity provider sent a groups claim that is not a list', {}), [
-      { field: 'groups', message: 'is not a list' },
+      { field: 'groups', ...fill('iam.isNotList', 'is not a list', {}) },
     ]);
   if (list.length > GROUPS_MAX)
     throw new HttpError(
@@ -43,13 +47,13 @@ export function groupsOf(claim: unknown): string[] {
         count: list.length,
         max: GROUPS_MAX,
       }),
-      [{ field: 'groups', message: `has more than ${GROUPS_MAX} entries` }],
+      [{ field: 'groups', ...fill('iam.hasMoreThan', 'has more than {max} entries', { max: GROUPS_MAX }) }],
     );
   if (list.some((g) => typeof g !== 'string' || g.length > GROUP_NAME_MAX))
     throw new HttpError(
       400,
       fill('iam.groupNameTooLong', 'The identity provider sent a group that is not a name of at most {max} characters', { max: GROUP_NAME_MAX }),
-      [{ field: 'groups', message: 'holds a value that is not a group name' }],
+      [{ field: 'groups', ...fill('iam.holdsNotGroupName', 'holds a value that is not a group name', {}) }],
     );
   return list as string[];
 }
@@ -138,7 +142,7 @@ export async function signInPerson(db: Db, req: FastifyRequest, provider: Provid
           after: { username, provider: provider.key },
         });
     } else {
-      if (await q.isDisabled(tx, userId)) return 'This account is disabled in Gatehouse: ask your administrator.';
+      if (await q.isDisabled(tx, userId)) return DISABLED;
       await q.updateIamUser(tx, userId, {
         name: person.name?.slice(0, 200) ?? null,
         email: person.email,
@@ -165,6 +169,6 @@ export async function signInPerson(db: Db, req: FastifyRequest, provider: Provid
         });
     return userId;
   });
-  if (typeof refusal === 'string') throw new HttpError(403, refusal);
+  if (typeof refusal !== 'number') throw new HttpError(403, refusal);
   return refusal;
 }

@@ -238,7 +238,7 @@ describe('OpenID Connect attacks (issue 49): a 4xx in words, nothing stored, no 
       const res = await b.go(`${s.base}${API.oidcStart}?provider=env&return=${encodeURIComponent(ret)}`);
       expect(res.status, ret).toBe(400);
       expect(res.headers.get('location')).toBeNull();
-      expect((await res.json()).violations).toEqual([{ field: 'return', message: 'is not a path of this console' }]);
+      expect((await res.json()).violations).toEqual([{ field: 'return', message: 'is not a path of this console', code: 'iam.isNotConsolePath', values: {} }]);
     }
     const unknown = await b.go(`${s.base}${API.oidcStart}?provider=elsewhere`);
     expect(unknown.status).toBe(404);
@@ -278,6 +278,15 @@ describe('OpenID Connect attacks (issue 49): a 4xx in words, nothing stored, no 
     const n = new Browser();
     const none = await (await n.go(await throughProvider(n, 'nobody'), { headers: zh })).text();
     expect(none).toContain('您不在贵组织任何可访问 Gatehouse 的组中');
+    // a fixed refusal, by its key too (it was looked up by its English, and a keyed one fell back to English)
+    const o = new Browser();
+    const callback = new URL(await throughProvider(o, 'alice'));
+    callback.searchParams.delete('state');
+    const missing = await (await o.go(callback.href, { headers: zh })).text();
+    expect(missing).toContain('<html lang="zh-CN">');
+    expect(missing).toContain('登录返回时缺少状态参数：请从登录页面重新开始');
+    const json = await (await o.go(callback.href)).json();
+    expect(json).toMatchObject({ code: 'iam.noState', violations: [{ field: 'state', code: 'iam.isMissing' }] });
   });
 
   it('refuses an exchange with a forged ticket, and one of another browser', async () => {

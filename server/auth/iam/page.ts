@@ -1,22 +1,17 @@
 // The page a browser meets when a provider's sign-in is refused (issue 49): the reason in words, in the reader's
 // language where it is known, and the way back to the sign-in page. It links to nowhere else (no open redirect).
-// Issue 48: a sentence with values is said by its key (its values filled into the key's zh-CN), a fixed one looked up
-// whole; the English is never parsed back apart.
+// Issue 48: every refusal is a sentence with its key (server/auth/iam: fill), said by it: the key's zh-CN with the
+// values filled in. A refusal without a key (none is made so) is shown as its English; English is never looked up.
 import { IAM_REFUSALS_ZH, fillTemplate, type Sentence } from '../../../contract';
-
-/** zh-CN templates of the refusals said with values, by key (the same words as contract/iam.ts keeps). */
-const ZH_BY_KEY: Record<string, string> = {
-  'iam.tooManyGroups': IAM_REFUSALS_ZH['The identity provider sent {count} groups; at most {max} are read, so the sign-in was refused'],
-  'iam.groupNameTooLong': IAM_REFUSALS_ZH['The identity provider sent a group that is not a name of at most {max} characters'],
-};
 
 const ESCAPES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#x27;' };
 const esc = (s: string) => s.replace(/[&<>"']/g, (c) => ESCAPES[c]);
 
-/** The refusal in Simplified Chinese when it is known: a sentence with values by its key, a fixed one by its words. */
+/** The refusal in Simplified Chinese when its key has one (contract/iam.ts), else null. */
 function zhOf(said: string | Sentence): string | null {
-  if (typeof said !== 'string') return ZH_BY_KEY[said.code] ? fillTemplate(ZH_BY_KEY[said.code], said.values) : null;
-  return IAM_REFUSALS_ZH[said] && !said.includes('{') ? IAM_REFUSALS_ZH[said] : null;
+  if (typeof said === 'string') return null;
+  const template = IAM_REFUSALS_ZH[said.code];
+  return template ? fillTemplate(template, said.values) : null;
 }
 
 /** The page of a refusal: `said` is its English, or its sentence with key and values (server/http/kit.ts saidOf). */

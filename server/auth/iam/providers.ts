@@ -4,7 +4,7 @@
 // (./sealed.ts) and opened only to talk to the provider. The catalogue hooks check what the declaration cannot say (an
 // issuer that is a URL, a role map naming roles of this client) and seal the secret before it is written.
 import { createPublicKey } from 'node:crypto';
-import { DEFAULT_GROUPS_ATTRIBUTE, fill, type Violation } from '../../../contract';
+import { DEFAULT_GROUPS_ATTRIBUTE, fill, type Sentence, type Violation } from '../../../contract';
 import type { Db } from '../../db/db';
 import { activeProviderById, activeProvidersOf, knownRoleCodes, type ProviderRow } from '../../db/queries/iam';
 import type { ResourceHooks } from '../../crud/hooks';
@@ -18,6 +18,13 @@ const KEY = /^idp-(\d{1,9})$/;
 const purposeOf = (clientId: number) => `identity_providers.client_secret:${clientId}`;
 
 /** `group=role-code` pairs, one per line or comma separated; throws a sentence naming the first bad pair. */
+/** A role map refused: its sentence (key and values) beside the English. */
+class RoleMapRefused extends Error {
+  constructor(readonly said: Sentence) {
+    super(said.message);
+  }
+}
+
 export function parseClientRoleMap(text: string): { group: string; roleCode: string }[] {
   const out: { group: string; roleCode: string }[] = [];
   for (const raw of text.split(/[,\n]/)) {
@@ -26,10 +33,11 @@ export function parseClientRoleMap(text: string): { group: string; roleCode: str
     const eq = part.lastIndexOf('=');
     const group = eq > 0 ? part.slice(0, eq).trim() : '';
     const roleCode = eq > 0 ? part.slice(eq + 1).trim() : '';
-    if (!group || !roleCode || group.length > GROUP_NAME_MAX) throw new Error(`“${part.slice(0, 80)}” is not group=role-code`);
+    if (!group || !roleCode || group.length > GROUP_NAME_MAX)
+      throw new RoleMapRefused(fill('iam.notGroupRole', '“{part}” is not group=role-code', { part: part.slice(0, 80) }));
     out.push({ group, roleCode });
   }
-  if (!out.length) throw new Error('names no group');
+  if (!out.length) throw new RoleMapRefused(fill('iam.namesNoGroup', 'names no group', {}));
   return out;
 }
 
@@ -124,7 +132,8 @@ export const identityProviderHooks = (): ResourceHooks => {
               ...fill('iam.roleMapUnknownRoles', 'names no role of this client: {roles}', { roles: missing.slice(0, 5).join(', ') }),
             });
         } catch (e) {
-          out.push({ field: 'roleMap', message: (e as Error).message });
+          if (!(e instanceof RoleMapRefused)) throw e;
+          out.push({ field: 'roleMap', ...e.said });
         }
       }
       return out;

@@ -88,12 +88,12 @@ export function iamRoutes(app: FastifyInstance, opts: IamOptions) {
       const provider = await oidcByKey(q.provider);
       if (!provider)
         throw new HttpError(404, fill('iam.noSuchProvider', 'No such identity provider is configured', {}), [
-          { field: 'provider', message: 'is not a configured provider' },
+          { field: 'provider', ...fill('iam.isNotConfiguredProvider', 'is not a configured provider', {}) },
         ]);
       const returnPath = safeReturnPath(q.return);
       if (returnPath === 'invalid')
         throw new HttpError(400, fill('iam.returnNotConsole', 'The return address must be a page of this console', {}), [
-          { field: 'return', message: 'is not a path of this console' },
+          { field: 'return', ...fill('iam.isNotConsolePath', 'is not a path of this console', {}) },
         ]);
       const redirectUri = `${originOf(req)}${API.oidcCallback}`;
       let started;
@@ -136,7 +136,7 @@ export function iamRoutes(app: FastifyInstance, opts: IamOptions) {
     const state = typeof q.state === 'string' ? q.state : '';
     if (!state || state.length > 200)
       throw new HttpError(400, fill('iam.noState', 'The sign-in came back without its state: start it again from the sign-in page', {}), [
-        { field: 'state', message: 'is missing' },
+        { field: 'state', ...fill('iam.isMissing', 'is missing', {}) },
       ]);
     const binding = bindingOf(req);
     // the flow is taken once: a replayed, forged or stale state finds nothing
@@ -145,20 +145,20 @@ export function iamRoutes(app: FastifyInstance, opts: IamOptions) {
       throw new HttpError(
         400,
         fill('iam.signInUnknown', 'This sign-in is unknown, was already used or has expired: start it again from the sign-in page', {}),
-        [{ field: 'state', message: 'is unknown, used or expired' }],
+        [{ field: 'state', ...fill('iam.isUnknownUsedOrExpired', 'is unknown, used or expired', {}) }],
       );
     if (!binding || !sameHash(hash(binding), flow.binding_hash))
       throw new HttpError(400, fill('iam.otherBrowser', 'This sign-in was started in another browser: start it again from the sign-in page', {}), [
-        { field: 'state', message: 'belongs to another browser' },
+        { field: 'state', ...fill('iam.isOfOtherBrowser', 'belongs to another browser', {}) },
       ]);
     const provider = await oidcByKey(flow.provider);
     if (!provider)
       throw new HttpError(400, fill('iam.providerGone', 'The identity provider of this sign-in is no longer configured', {}), [
-        { field: 'provider', message: 'is not configured' },
+        { field: 'provider', ...fill('iam.isNotConfigured', 'is not configured', {}) },
       ]);
     if (typeof q.error === 'string')
       throw new HttpError(400, fill('iam.notSignedIn', 'The identity provider did not sign you in: start again from the sign-in page', {}), [
-        { field: 'error', message: q.error.slice(0, 100) },
+        { field: 'error', ...fill('iam.providerSaid', '{error}', { error: q.error.slice(0, 100) }) },
       ]);
     // the callback as the provider was told it (never as the Host header says now)
     const url = new URL(flow.redirect_uri);
@@ -172,7 +172,7 @@ export function iamRoutes(app: FastifyInstance, opts: IamOptions) {
       const unreachable = /fetch failed|ECONNREFUSED|timeout|aborted/i.test(why);
       if (unreachable) throw new HttpError(503, fill('iam.noAnswer', 'The identity provider did not answer: try again later, or sign in with a password', {}));
       throw new HttpError(400, fill('iam.answerRefused', "The identity provider's answer was refused: it failed Gatehouse's checks", {}), [
-        { field: 'id_token', message: why.slice(0, 200) },
+        { field: 'id_token', ...fill('iam.failedCheck', '{why}', { why: why.slice(0, 200) }) },
       ]);
     }
     const c = checked.claims as Record<string, unknown>;
@@ -205,7 +205,7 @@ export function iamRoutes(app: FastifyInstance, opts: IamOptions) {
       throw new HttpError(
         400,
         fill('iam.signInUnknown', 'This sign-in is unknown, was already used or has expired: start it again from the sign-in page', {}),
-        [{ field: 'ticket', message: 'is unknown, used or expired' }],
+        [{ field: 'ticket', ...fill('iam.isUnknownUsedOrExpired', 'is unknown, used or expired', {}) }],
       );
     const u = await users.userById(db, Number(t.user_id));
     if (!u || (await iam.isDisabled(db, u.id)))

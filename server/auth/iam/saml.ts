@@ -39,7 +39,7 @@ export function samlRoutes(app: FastifyInstance, opts: SamlRouteOptions) {
   const logout = samlLogoutRoutes({ ...opts, samlByKey });
   const unknownProvider = () =>
     new HttpError(404, fill('iam.noSuchProvider', 'No such identity provider is configured', {}), [
-      { field: 'provider', message: 'is not a configured provider' },
+      { field: 'provider', ...fill('iam.isNotConfiguredProvider', 'is not a configured provider', {}) },
     ]);
 
   // Gatehouse's service provider metadata for one provider: its entity ID and assertion consumer service
@@ -61,7 +61,7 @@ export function samlRoutes(app: FastifyInstance, opts: SamlRouteOptions) {
       const returnPath = safeReturnPath(q.return);
       if (returnPath === 'invalid')
         throw new HttpError(400, fill('iam.returnNotConsole', 'The return address must be a page of this console', {}), [
-          { field: 'return', message: 'is not a path of this console' },
+          { field: 'return', ...fill('iam.isNotConsolePath', 'is not a path of this console', {}) },
         ]);
       const relay = randomBytes(32).toString('base64url');
       let requestId: string | null = null;
@@ -112,11 +112,11 @@ export function samlRoutes(app: FastifyInstance, opts: SamlRouteOptions) {
     const response = typeof b.SAMLResponse === 'string' ? b.SAMLResponse : '';
     if (!relay || relay.length > 200)
       throw new HttpError(400, fill('iam.noState', 'The sign-in came back without its state: start it again from the sign-in page', {}), [
-        { field: 'RelayState', message: 'is missing' },
+        { field: 'RelayState', ...fill('iam.isMissing', 'is missing', {}) },
       ]);
     if (!response)
       throw new HttpError(400, fill('iam.answerRefused', "The identity provider's answer was refused: it failed Gatehouse's checks", {}), [
-        { field: 'SAMLResponse', message: 'is missing' },
+        { field: 'SAMLResponse', ...fill('iam.isMissing', 'is missing', {}) },
       ]);
     // the flow is taken once: a replayed, forged or stale RelayState finds nothing
     const flow = await takeSamlFlow(db, hash(relay));
@@ -124,19 +124,19 @@ export function samlRoutes(app: FastifyInstance, opts: SamlRouteOptions) {
       throw new HttpError(
         400,
         fill('iam.signInUnknown', 'This sign-in is unknown, was already used or has expired: start it again from the sign-in page', {}),
-        [{ field: 'RelayState', message: 'is unknown, used or expired' }],
+        [{ field: 'RelayState', ...fill('iam.isUnknownUsedOrExpired', 'is unknown, used or expired', {}) }],
       );
     const p = await samlByKey(flow.provider);
     if (!p)
       throw new HttpError(400, fill('iam.providerGone', 'The identity provider of this sign-in is no longer configured', {}), [
-        { field: 'provider', message: 'is not configured' },
+        { field: 'provider', ...fill('iam.isNotConfigured', 'is not configured', {}) },
       ]);
     const origin = originOf(req);
     const acsUrl = `${origin}${API.samlAcs}`;
     const refused = (why: string) => {
       req.log.warn({ provider: p.key, why }, 'SAML answer refused');
       return new HttpError(400, fill('iam.answerRefused', "The identity provider's answer was refused: it failed Gatehouse's checks", {}), [
-        { field: 'SAMLResponse', message: why.slice(0, 200) },
+        { field: 'SAMLResponse', ...fill('iam.failedCheck', '{why}', { why: why.slice(0, 200) }) },
       ]);
     };
     let profile: Profile | null;

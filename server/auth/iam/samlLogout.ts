@@ -15,7 +15,7 @@
 // the provider's single logout address. Every refusal is a 4xx in words that ends nothing.
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { ValidateInResponseTo, type CacheProvider, type Profile } from '@node-saml/node-saml';
-import { API } from '../../../contract';
+import { API, type Sentence } from '../../../contract';
 import { audit } from '../../audit/trail';
 import { endSamlSessions, keepLogoutRequest, takeLogoutRequest, takeMessageOnce, takeSamlSession } from '../../db/queries/saml';
 import { HttpError, fill } from '../../http/kit';
@@ -24,9 +24,10 @@ import { FLOW_TTL_MS, originOf } from './flow';
 import { oneRequest, samlOf, spSloUrl, xmlAttribute, type SamlRouteOptions } from './samlCore';
 import { spKeys } from './spKeys';
 
-const refusedWith = (field: string, why: string) =>
+/** The sign-out message refused: `why` is Gatehouse's own sentence, or the reason node-saml gave (its English, as it came). */
+const refusedWith = (field: string, why: string | Sentence) =>
   new HttpError(400, fill('iam.signOutRefused', "The identity provider's sign-out message was refused: it failed Gatehouse's checks", {}), [
-    { field, message: why.slice(0, 200) },
+    { field, ...(typeof why === 'string' ? fill('iam.failedCheck', '{why}', { why: why.slice(0, 200) }) : why) },
   ]);
 
 /** The issuer of a SAML message (its first Issuer element). */
@@ -61,17 +62,30 @@ export function samlLogoutRoutes(opts: SamlRouteOptions & { samlByKey: (key: unk
     }
     const xml = Buffer.from(message, 'base64').toString('utf8');
     const issuer = issuerOf(xml);
-    if (issuer !== p.issuer) throw refusedWith('SAMLResponse', `the answer's issuer is ${String(issuer).slice(0, 100)}, not ${p.issuer}`);
+    if (issuer !== p.issuer)
+      throw refusedWith(
+        'SAMLResponse',
+        fill('iam.otherIssuer', "the answer's issuer is {issuer}, not {expected}", { issuer: String(issuer).slice(0, 100), expected: p.issuer }),
+      );
     const destination = xmlAttribute(xml, 'LogoutResponse', 'Destination');
     if (destination !== null && destination !== spSloUrl(origin, p.key))
-      throw refusedWith('SAMLResponse', `the answer's destination is ${destination.slice(0, 100)}, not ${spSloUrl(origin, p.key)}`);
+      throw refusedWith(
+        'SAMLResponse',
+        fill('iam.otherDestination', "the answer's destination is {destination}, not {expected}", {
+          destination: destination.slice(0, 100),
+          expected: spSloUrl(origin, p.key),
+        }),
+      );
     const inResponseTo = xmlAttribute(xml, 'LogoutResponse', 'InResponseTo');
     if (!inResponseTo || inResponseTo.length > 200 || !(await takeLogoutRequest(db, inResponseTo, p.key)))
-      throw refusedWith('SAMLResponse', 'its InResponseTo answers no LogoutRequest of ours, or one already answered or expired');
+      throw refusedWith(
+        'SAMLResponse',
+        fill('iam.answersNoRequest', 'its InResponseTo answers no LogoutRequest of ours, or one already answered or expired', {}),
+      );
     const status = xmlAttribute(xml, 'StatusCode', 'Value') ?? 'missing';
     if (!status.endsWith(':Success'))
       throw new HttpError(400, fill('iam.providerSessionKept', 'You are signed out of Gatehouse, but the identity provider did not end its own session', {}), [
-        { field: 'SAMLResponse', message: `its status is ${status.slice(0, 150)}` },
+        { field: 'SAMLResponse', ...fill('iam.statusIs', 'its status is {status}', { status: status.slice(0, 150) }) },
       ]);
     return reply.header('cache-control', 'no-store').redirect('/login', 302);
   }
@@ -87,15 +101,21 @@ export function samlLogoutRoutes(opts: SamlRouteOptions & { samlByKey: (key: unk
       req.log.warn({ provider: p.key, why }, 'SAML LogoutRequest refused');
       throw refusedWith('SAMLRequest', why);
     }
-    if (!profile?.nameID || !profile.ID) throw refusedWith('SAMLRequest', 'the request names nobody');
+    if (!profile?.nameID || !profile.ID) throw refusedWith('SAMLRequest', fill('iam.namesNobody', 'the request names nobody', {}));
     const xml = Buffer.from(message, 'base64').toString('utf8');
     const destination = xmlAttribute(xml, 'LogoutRequest', 'Destination');
     if (destination !== null && destination !== spSloUrl(origin, p.key))
-      throw refusedWith('SAMLRequest', `the request's destination is ${destination.slice(0, 100)}, not ${spSloUrl(origin, p.key)}`);
+      throw refusedWith(
+        'SAMLRequest',
+        fill('iam.requestOtherDestination', "the request's destination is {destination}, not {expected}", {
+          destination: destination.slice(0, 100),
+          expected: spSloUrl(origin, p.key),
+        }),
+      );
     const notOnOrAfter = Date.parse(xmlAttribute(xml, 'LogoutRequest', 'NotOnOrAfter') ?? '');
     const keepUntil = new Date(Math.max(Date.now() + FLOW_TTL_MS, Number.isFinite(notOnOrAfter) ? notOnOrAfter : 0));
     if (!(await takeMessageOnce(db, p.key, `logout:${String(profile.ID).slice(0, 200)}`, keepUntil)))
-      throw refusedWith('SAMLRequest', 'this LogoutRequest was already taken (a replay)');
+      throw refusedWith('SAMLRequest', fill('iam.requestReplayed', 'this LogoutRequest was already taken (a replay)', {}));
     const ended = await db.transaction(async (tx) => {
       const out = await endSamlSessions(tx, p.key, profile.nameID);
       for (const userId of new Set(out.map((s) => s.userId)))
@@ -131,13 +151,13 @@ export function samlLogoutRoutes(opts: SamlRouteOptions & { samlByKey: (key: unk
           const p = await samlByKey(q.provider);
           if (!p)
             throw new HttpError(404, fill('iam.noSuchProvider', 'No such identity provider is configured', {}), [
-              { field: 'provider', message: 'is not a configured provider' },
+              { field: 'provider', ...fill('iam.isNotConfiguredProvider', 'is not a configured provider', {}) },
             ]);
           const relay = typeof b.RelayState === 'string' ? b.RelayState.slice(0, 200) : '';
           if (typeof b.SAMLResponse === 'string' && b.SAMLResponse) return await logoutResponse(req, reply, p, b.SAMLResponse);
           if (typeof b.SAMLRequest === 'string' && b.SAMLRequest) return await logoutRequest(req, reply, p, b.SAMLRequest, relay);
           throw new HttpError(400, fill('iam.signOutExpected', 'A sign-out message of the identity provider was expected', {}), [
-            { field: 'SAMLRequest', message: 'is missing (a LogoutRequest, or SAMLResponse: a LogoutResponse)' },
+            { field: 'SAMLRequest', ...fill('iam.signOutMissing', 'is missing (a LogoutRequest, or SAMLResponse: a LogoutResponse)', {}) },
           ]);
         } catch (e) {
           if (e instanceof HttpError) return opts.refuse(req, reply, e);
