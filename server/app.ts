@@ -1,10 +1,11 @@
 // The Gatehouse server: one Fastify instance that serves the REST API, the built console (history-mode
 // fallback) and, attached in main.ts, the real-time endpoints. Every route is authenticated unless it is
 // one of the spec's no-token paths, and declares the privileges it needs (§6).
-import { closeDeadline, refuseOtherUpgrades } from './http/closeDeadline';
+import { closeDeadline } from './http/closeDeadline';
+import { refuseOtherUpgrades } from './http/upgrades';
 import Fastify, { LogController, type FastifyContextConfig, type FastifyInstance } from 'fastify';
 import rateLimitPlugin from '@fastify/rate-limit';
-import { EDGE_CONNECT_PATH, SOCKJS_PREFIX, heldPrivilegeIds } from '../contract';
+import { heldPrivilegeIds } from '../contract';
 import { jwtSecret } from './auth/secret';
 import { createTokens } from './auth/tokens';
 import { authenticateApiKey, isApiKey } from './auth/apiKeys';
@@ -228,7 +229,7 @@ export async function buildServer(opts: ServerOptions) {
   });
   const edge = attachEdge(app, { db, hardware: simulator, pipeline, publish }); // Gatehouse Edge (issue 47): controllers connect out to this port
   // after both: an upgrade neither takes is answered 404 at once
-  refuseOtherUpgrades(app, (path) => path === EDGE_CONNECT_PATH || Object.values(SOCKJS_PREFIX).some((p) => path.startsWith(`${p}/`)));
+  refuseOtherUpgrades(app.server);
   // logical blocks: "when this happens then do that", on every durable event
   const logic = createLogicBlocks(db, pipeline, simulator, { log: (m) => app.log.warn(m) });
   // doors unlocked on a schedule (and first-person-in)

@@ -3,6 +3,7 @@
 // app.close() waits as long as the client likes). An upgrade to a path no part takes is answered 404 at once.
 import { connect, type Socket } from 'node:net';
 import { afterAll, beforeAll, expect, it, vi } from 'vitest';
+import { EDGE_CONNECT_PATH, SOCKJS_PREFIX } from '../../contract';
 import { startTestServer, type TestServer } from '../testkit';
 
 let s: TestServer;
@@ -33,6 +34,21 @@ it('answers an upgrade no part of the server takes 404 and closes it', async () 
   k.on('data', (d) => (heard += d.toString()));
   await new Promise<void>((r) => k.once('close', () => r()));
   expect(heard).toMatch(/^HTTP\/1\.1 404 /);
+});
+
+it('lets every part take the upgrades it claimed: each real-time endpoint and the edge', async () => {
+  const upgrade = (path: string) =>
+    `GET ${path} HTTP/1.1\r\nHost: x\r\nConnection: Upgrade\r\nUpgrade: websocket\r\nSec-WebSocket-Version: 13\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\n\r\n`;
+  const first = async (path: string) => {
+    const k = await opened(upgrade(path));
+    const line = await new Promise<string>((r) => k.once('data', (d) => r(d.toString().split('\r\n')[0])));
+    k.destroy();
+    return line;
+  };
+  // SockJS's WebSocket transport: /prefix/server/session/websocket switches; the edge's path answers its own refusal
+  // (401: no key), not the 404 of a path nobody takes
+  for (const prefix of Object.values(SOCKJS_PREFIX)) expect(await first(`${prefix}/000/abcdefgh/websocket`)).toMatch(/^HTTP\/1\.1 101 /);
+  expect(await first(EDGE_CONNECT_PATH)).not.toMatch(/ 404 /);
 });
 
 it('closes a half-sent request after its grace, and says what it was', async () => {

@@ -1,6 +1,5 @@
 import type { IncomingMessage } from 'node:http';
 import type { Socket } from 'node:net';
-import type { Duplex } from 'node:stream';
 import type { FastifyInstance } from 'fastify';
 
 /**
@@ -10,18 +9,6 @@ import type { FastifyInstance } from 'fastify';
  * with no end. After `graceMs` the connections still open are destroyed, and the log says how many and what they were,
  * so the part that left one open can be found.
  */
-/**
- * An upgrade to a path no part of the server takes (the real-time endpoints and the edge's connection take theirs
- * when their listeners run, before this one) is answered 404 and closed, instead of a socket left open for as long as
- * the client likes. `taken` says which paths are some part's.
- */
-export function refuseOtherUpgrades(app: FastifyInstance, taken: (path: string) => boolean) {
-  app.server.on('upgrade', (req: IncomingMessage, socket: Duplex) => {
-    if (taken((req.url ?? '').split('?')[0])) return;
-    socket.end('HTTP/1.1 404 Not Found\r\nConnection: close\r\nContent-Length: 0\r\n\r\n');
-  });
-}
-
 export function closeDeadline(app: FastifyInstance, graceMs: number, log: (m: string) => void) {
   // each socket's last request, kept as it came: one map write a request, its text made only if the deadline passes
   const open = new Map<Socket, IncomingMessage | null>();

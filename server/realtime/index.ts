@@ -4,6 +4,7 @@
 import type { Server as HttpServer, IncomingMessage, ServerResponse } from 'node:http';
 import sockjs from 'sockjs';
 import { coalescing } from './coalesce';
+import { claimUpgrades } from '../http/upgrades';
 import { REALTIME_SERVICES, SOCKJS_PREFIX, serviceOfDestination, type RealtimeService } from '../../contract';
 import { createRelay, type Relay } from './relay';
 import { StompSession, tenantKey, type Hub, type RealtimeUser, type VerifyToken } from './session';
@@ -195,6 +196,7 @@ export function attachRealtime(httpServer: HttpServer, options: RealtimeOptions)
       });
     });
     server.installHandlers(httpServer);
+    claimUpgrades(httpServer, (path) => path.startsWith(`${SOCKJS_PREFIX[service]}/`));
   }
   // SockJS answers its prefixes itself, outside Fastify: the security headers every other answer has are set on its
   // responses before it writes them (issue 45: /ws/event/info carried none)
