@@ -80,3 +80,16 @@ it('answers hostile values in every message an edge sends with an error naming t
   expect(probed).toBeGreaterThan(100);
   expect(await tablesSnapshot(s.db)).toBe(before);
 }, 300_000);
+
+it("answers a message type named after an object's own members (constructor, __proto__, toString) as any unknown type", async () => {
+  const before = await tablesSnapshot(s.db);
+  for (const type of ['constructor', '__proto__', 'toString', 'hasOwnProperty', 'valueOf']) {
+    const e = await answer({ body: { type }, field: 'type', show: `type ${type}` });
+    expect(
+      e?.violations?.map((v) => v.field),
+      type,
+    ).toEqual(['type']);
+    expect(ws.readyState, type).toBe(WebSocket.OPEN);
+  }
+  expect(await tablesSnapshot(s.db)).toBe(before);
+});

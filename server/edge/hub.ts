@@ -44,8 +44,7 @@ import type { Pipeline } from '../monitor/pipeline';
 import { said } from '../monitor/events';
 import { hardAntiPassbackDoors, recordApplied, snapshotVersionFor } from '../db/queries/edge';
 import { buildSnapshot } from './snapshot';
-
-const CLIENT_MESSAGES: Record<string, Struct<any, any>> = EDGE_CLIENT_MESSAGES;
+import { claimUpgrades } from '../http/upgrades';
 
 interface Conn {
   ws: WebSocket;
@@ -263,9 +262,10 @@ export function createEdgeHub(opts: {
       return;
     }
     const type = raw && typeof raw === 'object' ? (raw as { type?: unknown }).type : undefined;
-    const struct = typeof type === 'string' ? CLIENT_MESSAGES[type] : undefined;
+    const struct: Struct<any, any> | undefined =
+      typeof type === 'string' && Object.hasOwn(EDGE_CLIENT_MESSAGES, type) ? EDGE_CLIENT_MESSAGES[type as keyof typeof EDGE_CLIENT_MESSAGES] : undefined;
     if (!struct) {
-      refuseMessage(c, 'type', `must be one of ${Object.keys(CLIENT_MESSAGES).join(', ')}`);
+      refuseMessage(c, 'type', `must be one of ${Object.keys(EDGE_CLIENT_MESSAGES).join(', ')}`);
       return;
     }
     const r = validate(raw, struct);
@@ -346,6 +346,7 @@ export function createEdgeHub(opts: {
   return {
     /** Take the edge path's upgrades of the HTTP server (the real-time endpoints keep theirs). */
     attach(server: HttpServer) {
+      claimUpgrades(server, (path) => path === EDGE_CONNECT_PATH);
       server.on('upgrade', (req: IncomingMessage, socket: Duplex, head: Buffer) => {
         if ((req.url ?? '').split('?')[0] !== EDGE_CONNECT_PATH) return;
         void upgrade(req, socket, head);
