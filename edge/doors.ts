@@ -60,7 +60,9 @@ export function createDoors(opts: {
     return state;
   }
 
-  function swipe(s: SwipeInput): SwipeOutcome {
+  /** What a swipe comes to over the snapshot held: the decision, its mode, what to journal and who moves where. Changes
+   *  nothing (but the presence taken from a new snapshot, as any swipe after it would). */
+  function resolve(s: SwipeInput) {
     const at = s.at ?? now();
     const held = store.held;
     const online = opts.online();
@@ -71,6 +73,7 @@ export function createDoors(opts: {
     const req: SwipeRequest = { doorId: s.doorId, side: s.side ?? 'entry', at, presented, pin: s.pin };
     let decision: Decision;
     let mode: SwipeOutcome['mode'] = online ? 'online' : 'offline';
+    let moved: ReturnType<typeof presenceAfter> = null;
     if (!held) {
       decision = denied('door-locked-down', 'door-mode', 'this controller has no snapshot yet: it lets nobody in');
       mode = 'degraded';
@@ -98,9 +101,7 @@ export function createDoors(opts: {
       } else {
         if (tooOld) mode = 'degraded';
         decision = decide(online ? held.index : held.softIndex, zoneState(), req);
-        // recorded in place (the presence map is this edge's own): copying it per grant grows with everyone present
-        const entry = presenceAfter(held.index, req, decision);
-        if (entry) presence.set(entry[0], entry[1]);
+        moved = presenceAfter(held.index, req, decision);
       }
     }
     const door = held?.snapshot.doors.find((d) => d.id === s.doorId);
@@ -108,8 +109,8 @@ export function createDoors(opts: {
     const card = read.card;
     const who = decision.identityId === null ? null : (held?.index.identities.get(decision.identityId)?.name ?? null);
     const base = { at, offline: !online, snapshotVersion: held?.version ?? 0 };
-    const entries = [
-      journal.append({
+    const toJournal: Omit<JournalEntry, 'seq'>[] = [
+      {
         ...base,
         eventCode: DECISION_EVENT_CODES[decision.reason],
         sourceId: `reader-${s.doorId}`,
@@ -142,38 +143,57 @@ export function createDoors(opts: {
           })),
           ...(held ? { snapshotBuiltAt: held.builtAt } : {}),
         },
-      }),
+      },
     ];
     if (decision.alarm === 'anti-passback') {
       const apb = eventLabel(EVENT_CODES.antiPassbackViolation);
-      entries.push(
-        journal.append({
-          ...base,
-          eventCode: EVENT_CODES.antiPassbackViolation,
-          sourceId: `reader-${s.doorId}`,
-          sourceName: `${doorName} reader`,
-          pointId: `apb-${s.doorId}`,
-          pointName: `${doorName} anti-passback`,
-          ...said(
-            online
-              ? fill('event.swipeCard', '{event}: {who} (card {card}) at {door}', { event: apb, who: who ?? 'unknown', card, door: doorName })
-              : fill('event.antiPassbackSoftOffline', '{event}: {who} (card {card}) at {door} (offline: anti-passback is soft)', {
-                  event: apb,
-                  who: who ?? 'unknown',
-                  card,
-                  door: doorName,
-                }),
-          ),
-        }),
-      );
+      toJournal.push({
+        ...base,
+        eventCode: EVENT_CODES.antiPassbackViolation,
+        sourceId: `reader-${s.doorId}`,
+        sourceName: `${doorName} reader`,
+        pointId: `apb-${s.doorId}`,
+        pointName: `${doorName} anti-passback`,
+        ...said(
+          online
+            ? fill('event.swipeCard', '{event}: {who} (card {card}) at {door}', { event: apb, who: who ?? 'unknown', card, door: doorName })
+            : fill('event.antiPassbackSoftOffline', '{event}: {who} (card {card}) at {door} (offline: anti-passback is soft)', {
+                event: apb,
+                who: who ?? 'unknown',
+                card,
+                door: doorName,
+              }),
+        ),
+      });
     }
-    // journaled first, then the door acts: a grant releases its strike for its unlock time (edge/doorIo.ts)
+    return { decision, mode, toJournal, moved };
+  }
+
+  function swipe(s: SwipeInput): SwipeOutcome {
+    const { decision, mode, toJournal, moved } = resolve(s);
+    const entries = toJournal.map((e) => journal.append(e));
+    // journaled first, then who is where (in place: the presence map is this edge's own, and copying it per grant grows
+    // with everyone present), then the door acts: a grant releases its strike for its unlock time (edge/doorIo.ts)
+    if (moved) presence.set(moved[0], moved[1]);
     for (const e of entries) opts.onEvent?.(e);
     if (decision.granted) opts.onGrant?.(s.doorId);
     return { decision, entries, mode };
   }
 
-  return { swipe, zoneState };
+  /**
+   * The swipe's path run once over the snapshot held, a known card and an unknown one at its first door, its results
+   * thrown away (nothing journaled, nobody moved): when a snapshot is taken, not in the first card's time. The first
+   * swipe after a start was the slowest of a run (20 ms quiet, 70-250 ms under load, against p50 under 1 ms): the
+   * engine's and the sentences' code compiled, the time zone's rules loaded, the server's presence merged.
+   */
+  function warm() {
+    const held = store.held;
+    const door = held?.snapshot.doors[0];
+    if (!held || !door) return;
+    for (const card of [held.snapshot.credentials[0]?.number ?? '0', '\u0000warm-up']) JSON.stringify(resolve({ doorId: door.id, card }).toJournal);
+  }
+
+  return { swipe, zoneState, warm };
 }
 
 /** The card number raw bits decode to with the door's formats (what the server's "Why?" is given), else the bits. */

@@ -120,8 +120,13 @@ export function startEdge(opts: EdgeOptions) {
   // 80 % of the journal's bound undelivered: an alarm (edge/journalAlarm.ts)
   const fill = watchJournalFill({ journal, store, online: () => link.online, controllerId: () => link.controllerId, onEvent: () => link.nudge() });
   // a lockdown or threat level that came with the snapshot locks a strike a command left unlocked
+  // the first card after a start or a new snapshot is decided as fast as the rest (edge/doors.ts warm)
+  doors.warm();
   link.on((e) => {
-    if (e === 'snapshot') io.enforce();
+    if (e === 'snapshot') {
+      io.enforce();
+      doors.warm();
+    }
     if (e === 'online') expire(); // before the upload: what is past the age bound goes up as one Events lost
   });
   // undelivered events past the journal's age bound are dropped while offline (issue 47), counted in one Events lost
