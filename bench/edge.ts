@@ -114,7 +114,7 @@ export function bigSnapshot(): EdgeSnapshot {
   };
 }
 
-const message = (snapshot: EdgeSnapshot, version = 1) => ({
+export const message = (snapshot: EdgeSnapshot, version = 1) => ({
   type: 'snapshot' as const,
   version,
   hash: createHash('sha256').update(JSON.stringify(snapshot)).digest('hex'),
@@ -221,7 +221,7 @@ const used = (from: ReturnType<typeof use>, events: number) => {
 
 /** A door's degraded policy changed on the REST API, until the connected edge holds it (then the resync, beside it). */
 export async function changeInForce(): Promise<{ samples: number[]; reference: number; resynced: Resynced; referenceUse: ReturnType<typeof used> }> {
-  const bench = await benchDb();
+  const bench = await benchDb(process.env.BENCH_EDGE_SERVER_DB_SHM && existsSync('/dev/shm') ? '/dev/shm' : undefined);
   const server = await benchServer(bench.db);
   const dataDir = mkdtempSync(join(tmpdir(), 'gatehouse-bench-edge-'));
   let edge: ReturnType<typeof startEdge> | null = null;

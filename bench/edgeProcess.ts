@@ -9,7 +9,7 @@
 //   welcomed it (its upload starts), `swipe` for each live card presented at one of its doors every LIVE_EVERY_MS
 //   (the card, when, and how long the door took to decide and journal it), `done` when the server has every event (with the processor time the edge used from `online`, µs).
 //   Times are epoch milliseconds with a fraction (performance.timeOrigin + now()), comparable across processes.
-import { performance } from 'node:perf_hooks';
+import { PerformanceObserver, performance } from 'node:perf_hooks';
 import { startEdge } from '../edge/main';
 
 const now = () => performance.timeOrigin + performance.now();
@@ -30,6 +30,29 @@ if (process.argv[2] === 'resync') {
   if (edge.journal.undelivered < Number(events)) throw new Error(`the edge opened ${edge.journal.undelivered} undelivered events, not ${events}`);
   let ticker: ReturnType<typeof setInterval> | null = null;
   let online = false;
+  // BENCH_EDGE_TRACE=1: where a slow swipe's time went (the journal's append with its fsync, garbage collection)
+  const trace = !!process.env.BENCH_EDGE_TRACE;
+  const gcs: { start: number; ms: number; kind: number }[] = [];
+  let appendMs = 0;
+  if (trace) {
+    new PerformanceObserver((list) => {
+      for (const e of list.getEntries())
+        gcs.push({
+          start: performance.timeOrigin + e.startTime,
+          ms: e.duration,
+          kind: (e as PerformanceEntry & { detail?: { kind?: number } }).detail?.kind ?? -1,
+        });
+    }).observe({ entryTypes: ['gc'] });
+    const append = edge.journal.append.bind(edge.journal);
+    edge.journal.append = (e) => {
+      const t = performance.now();
+      try {
+        return append(e);
+      } finally {
+        appendMs += performance.now() - t;
+      }
+    };
+  }
   let cpu = process.cpuUsage();
   edge.link.on((what) => {
     if (what !== 'online' || online) return;
@@ -41,8 +64,14 @@ if (process.argv[2] === 'resync') {
       n++;
       const card = `LA${n}`;
       const at = now();
+      appendMs = 0;
       edge.swipe({ doorId: doorIds[n % doorIds.length], card });
-      say({ swipe: card, at, doorMs: now() - at });
+      const end = now();
+      say({ swipe: card, at, doorMs: end - at });
+      if (trace && end - at > 10) {
+        const gc = gcs.filter((g) => g.start + g.ms >= at && g.start <= end);
+        console.error(`slow swipe ${(end - at).toFixed(1)} ms: append ${appendMs.toFixed(1)} ms, gc ${JSON.stringify(gc)}`);
+      }
     }, Number(everyMs));
   });
   const stop = edge.journal.watch(() => {

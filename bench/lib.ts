@@ -47,8 +47,8 @@ export function writeResult(name: string, result: Record<string, unknown>) {
 }
 
 /** A fresh PGlite database in a temp DATA_DIR, migrated and seeded with the demo tenants. */
-export async function benchDb(): Promise<{ db: Db; dir: string; northwind: number; harbour: number; dispose(): Promise<void> }> {
-  const dir = mkdtempSync(join(tmpdir(), 'gatehouse-bench-'));
+export async function benchDb(base = tmpdir()): Promise<{ db: Db; dir: string; northwind: number; harbour: number; dispose(): Promise<void> }> {
+  const dir = mkdtempSync(join(base, 'gatehouse-bench-'));
   const db = await openPglite(dir);
   await migrate(db);
   await seed(db, { identitiesPerClient: 12 });
