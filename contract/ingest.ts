@@ -6,6 +6,7 @@ import { idInt, requiredText } from './primitives';
 import { EVENT_CODES } from './monitor';
 import { EdgeEventPart } from './edge';
 import { SentenceKey, SentenceValues } from './messages';
+import type { Violation } from './violation';
 
 /** Most messages one request may carry. */
 export const INGEST_MAX_BATCH = 5000;
@@ -40,7 +41,8 @@ export interface DeviceBatchResult {
   /** first and last stored event ids of the accepted messages */
   firstId: number | null;
   lastId: number | null;
-  rejected: { index: number; violations: { field: string; message: string }[] }[];
+  /** each refused message's violations: the field, the English, and the sentence's key and values (issue 48) */
+  rejected: { index: number; violations: Violation[] }[];
   /** Gatehouse Edge: messages of the batch already stored before (a resend after reconnecting), skipped */
   duplicates?: number;
   /** Gatehouse Edge: the last sequence number of the controller's events the server has stored */

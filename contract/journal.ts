@@ -3,7 +3,8 @@
 // read it; both validate it with parseJournal() so a bad file is rejected the same way everywhere.
 import { boolean, integer, literal, nullable, object, optional, string, type Infer } from 'superstruct';
 import { APP_VERSION, SESSION_REPLAY_RATE } from './constants';
-import { Page, validate } from './schemas';
+import { Page, validate, type Violation } from './schemas';
+import { fill, type Sentence } from './messages';
 import { boundedJson, epochMs, int32, openObject, safeText } from './primitives';
 
 export const JOURNAL_KIND = 'gatehouse-journal';
@@ -173,9 +174,24 @@ export interface ParsedJournal {
   /** Entries with their 1-based line number in the file (the header is line 1). */
   lines: Array<{ line: number; entry: JournalEntry }>;
 }
-/** A failure names its line, and the fields of that line that are wrong (`line 4.seq`, `line 1.startedAt`) when it is a field's fault. */
-export type JournalParseResult =
-  { ok: true; journal: ParsedJournal } | { ok: false; line: number; message: string; violations?: Array<{ field: string; message: string }> };
+/** A failure names its line, and the fields of that line that are wrong (`line 4.seq`, `line 1.startedAt`) when it is a field's fault.
+ *  `said` is the failure as a sentence with its key (issue 48: the replay screen and the upload's refusal say it by it). */
+export type JournalParseResult = { ok: true; journal: ParsedJournal } | { ok: false; line: number; message: string; said: Sentence; violations?: Violation[] };
+
+// A journal's problems, each a sentence with its key (issue 48); a line's fields' violations keep their own keys
+const PARSE_SAID = {
+  fileEmpty: () => fill('journal.fileEmpty', 'the file is empty: expected a gatehouse-journal header', {}),
+  lineEmpty: (line: number) => fill('journal.lineEmpty', 'line {line} is empty', { line }),
+  lineNotJson: (line: number) => fill('journal.lineNotJson', 'line {line} is not valid JSON', { line }),
+  lineTruncated: (line: number) => fill('journal.lineTruncated', 'line {line} is not valid JSON (the file looks truncated)', { line }),
+  // `{problems}`: the first violations in English (each also in `violations`, with its key)
+  notHeader: (problems: string) =>
+    fill('journal.notHeader', 'line 1 is not a gatehouse-journal header (version {version}): {problems}', { version: JOURNAL_VERSION, problems }),
+  notEntry: (line: number, problems: string) => fill('journal.notEntry', 'line {line} is not a journal entry: {problems}', { line, problems }),
+  seqNotAfter: (line: number, seq: number, previous: number) =>
+    fill('journal.seqNotAfter', "line {line} has seq {seq}, not after the previous line's {previous}", { line, seq, previous }),
+  seqMustFollow: (previous: number) => fill('journal.seqMustFollow', "must be after the previous line's {previous}", { previous }),
+};
 
 /**
  * Validates a whole NDJSON journal: a header line, then entries with increasing seq. The first problem is
@@ -186,39 +202,37 @@ export function parseJournal(text: string): JournalParseResult {
   // a final newline is normal; anything after it is a (possibly truncated) line
   if (raw.length > 1 && raw[raw.length - 1] === '') raw.pop();
   const last = raw.length;
-  const fail = (line: number, message: string, violations?: Array<{ field: string; message: string }>): JournalParseResult => ({
+  const fail = (line: number, said: Sentence, violations?: Violation[]): JournalParseResult => ({
     ok: false,
     line,
-    message,
-    ...(violations ? { violations: violations.map((v) => ({ field: `line ${line}${v.field === '(body)' ? '' : `.${v.field}`}`, message: v.message })) } : {}),
+    message: said.message,
+    said,
+    ...(violations ? { violations: violations.map((v) => ({ ...v, field: `line ${line}${v.field === '(body)' ? '' : `.${v.field}`}` })) } : {}),
   });
-  const parse = (i: number): { ok: true; value: unknown } | { ok: false; message: string } => {
+  const parse = (i: number): { ok: true; value: unknown } | { ok: false; said: Sentence } => {
     const src = raw[i].replace(/\r$/, '');
-    if (src.trim() === '') return { ok: false, message: 'is empty' };
+    if (src.trim() === '') return { ok: false, said: PARSE_SAID.lineEmpty(i + 1) };
     try {
       return { ok: true, value: JSON.parse(src) };
     } catch {
-      return { ok: false, message: i + 1 === last ? 'is not valid JSON (the file looks truncated)' : 'is not valid JSON' };
+      return { ok: false, said: i + 1 === last ? PARSE_SAID.lineTruncated(i + 1) : PARSE_SAID.lineNotJson(i + 1) };
     }
   };
-  if (text.trim() === '') return fail(1, 'the file is empty: expected a gatehouse-journal header');
+  if (text.trim() === '') return fail(1, PARSE_SAID.fileEmpty());
   const h = parse(0);
-  if (!h.ok) return fail(1, `line 1 ${h.message}`);
+  if (!h.ok) return fail(1, h.said);
   const header = validate(h.value, JournalHeader);
-  if (!header.ok) return fail(1, `line 1 is not a gatehouse-journal header (version ${JOURNAL_VERSION}): ${describe(header.violations)}`, header.violations);
+  if (!header.ok) return fail(1, PARSE_SAID.notHeader(describe(header.violations)), header.violations);
   const lines: ParsedJournal['lines'] = [];
   let previous = 0;
   for (let i = 1; i < raw.length; i++) {
     const n = i + 1;
     const p = parse(i);
-    if (!p.ok) return fail(n, `line ${n} ${p.message}`);
+    if (!p.ok) return fail(n, p.said);
     const r = validate(p.value, JournalEntry);
-    if (!r.ok) return fail(n, `line ${n} is not a journal entry: ${describe(r.violations)}`, r.violations);
+    if (!r.ok) return fail(n, PARSE_SAID.notEntry(n, describe(r.violations)), r.violations);
     const entry = r.value as JournalEntry;
-    if (entry.seq <= previous)
-      return fail(n, `line ${n} has seq ${entry.seq}, not after the previous line's ${previous}`, [
-        { field: 'seq', message: `must be after the previous line's ${previous}` },
-      ]);
+    if (entry.seq <= previous) return fail(n, PARSE_SAID.seqNotAfter(n, entry.seq, previous), [{ field: 'seq', ...PARSE_SAID.seqMustFollow(previous) }]);
     previous = entry.seq;
     lines.push({ line: n, entry });
   }

@@ -2,7 +2,7 @@
 // recorded events through the same machines, with inert implementations and a frozen clock, and names the first
 // line where the replay parts from the journal.
 import { SimulatedClock, fromPromise, type AnyActorLogic, type AnyEventObject, type AnyStateMachine } from 'xstate';
-import { APP_VERSION, ROOT_ACTOR, fill, parseJournal, type JournalEntry, type ParsedJournal, type Sentence } from '../contract';
+import { APP_VERSION, ROOT_ACTOR, fill, parseJournal, sentenceValue, type JournalEntry, type ParsedJournal, type Sentence } from '../contract';
 import { createJournal, type Ref } from './journal.recorder';
 import { resourceFormMachine } from './resourceForm';
 import { resourceListMachine } from './resourceList';
@@ -91,7 +91,8 @@ export type ReplayResult =
 
 /** The replay's own words, each a sentence with its key. */
 export const REPLAY_SAID = {
-  unreadable: (problem: string) => fill('journal.unreadable', '{problem}', { problem }),
+  // the parse's problem (contract/journal.ts parseJournal) said by its own key inside
+  unreadable: (problem: Sentence) => fill('journal.unreadable', '{problem}', sentenceValue('problem', problem)),
   noEvents: () => fill('journal.noEvents', 'the journal has a header but no events', {}),
   notFromStart: (line: number, seq: number, actor: string, event: string) =>
     fill(
@@ -164,7 +165,7 @@ export function replayJournal(input: string | readonly string[] | ParsedJournal,
   let journal: ParsedJournal;
   if (typeof input === 'string' || Array.isArray(input)) {
     const parsed = parseJournal(typeof input === 'string' ? input : (input as readonly string[]).join('\n'));
-    if (!parsed.ok) return { ok: false, kind: 'invalid', line: parsed.line, message: parsed.message, said: REPLAY_SAID.unreadable(parsed.message) };
+    if (!parsed.ok) return { ok: false, kind: 'invalid', line: parsed.line, message: parsed.message, said: REPLAY_SAID.unreadable(parsed.said) };
     journal = parsed.journal;
   } else {
     journal = input as ParsedJournal;

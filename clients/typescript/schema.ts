@@ -88,8 +88,10 @@ export interface paths {
                             rejected: {
                                 index: number;
                                 violations: {
+                                    code?: string;
                                     field: string;
                                     message: string;
+                                    values?: Record<string, never>;
                                 }[];
                             }[];
                         };

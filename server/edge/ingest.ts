@@ -7,7 +7,7 @@
 // with the chain of checks the edge's engine ran over its snapshot (its version, when it was built): the server's
 // "Why?" explains an edge's decision from it, beside the same swipe decided again with today's rules.
 import type { FastifyRequest } from 'fastify';
-import { DESTINATIONS, DOOR_STATUSES, EVENT_CODES, type DeviceBatchResult, type DeviceEvent, type Event } from '../../contract';
+import { DESTINATIONS, DOOR_STATUSES, EVENT_CODES, fill, type DeviceBatchResult, type DeviceEvent, type Event } from '../../contract';
 import type { Db } from '../db/db';
 import {
   controllerOfKey,
@@ -167,7 +167,11 @@ export function createEdgeIngest(db: Db, publish?: Publish) {
       good = [];
       for (const g of checked) {
         if (g.e.controllerId === bound) good.push(g);
-        else rejected.push({ index: g.index, violations: [{ field: 'controllerId', message: 'is not the controller of this key' }] });
+        else
+          rejected.push({
+            index: g.index,
+            violations: [{ field: 'controllerId', ...fill('ingest.notKeysController', 'is not the controller of this key', {}) }],
+          });
       }
     }
     const named = [...new Set(good.filter((g) => g.e.edge).map((g) => g.e.controllerId))];
@@ -176,7 +180,10 @@ export function createEdgeIngest(db: Db, publish?: Publish) {
     const edgeOf = new Set(await ownControllerIds(db, clientId, named));
     good = good.filter((g) => {
       if (!g.e.edge || edgeOf.has(g.e.controllerId)) return true;
-      rejected.push({ index: g.index, violations: [{ field: 'controllerId', message: 'is not a known controller of this client' }] });
+      rejected.push({
+        index: g.index,
+        violations: [{ field: 'controllerId', ...fill('ingest.notKnownController', 'is not a known controller of this client', {}) }],
+      });
       return false;
     });
     if (!edgeOf.size) return { good, rejected, duplicates: 0, resync: false, queued: () => {}, done: async () => ({}) };
@@ -237,18 +244,27 @@ export function createEdgeIngest(db: Db, publish?: Publish) {
         }
         // an Edge events lost while offline stands for the numbers the edge dropped before it (issue 47): taken in their place
         if (edge.seq > expected && g.e.eventCode !== EVENT_CODES.edgeEventsLost) {
-          rejected.push({ index: g.index, violations: [{ field: 'edge.seq', message: `must be ${expected}: events are stored once and in order` }] });
+          rejected.push({
+            index: g.index,
+            violations: [{ field: 'edge.seq', ...fill('ingest.seqExpected', 'must be {expected}: events are stored once and in order', { expected }) }],
+          });
           continue;
         }
         // refused for what it says, its number is used all the same: the edge sends it no more, and the next follows it
         next.set(g.e.controllerId, edge.seq + 1);
         const d = edge.decided;
         if (d && d.identityId !== null && !knownPeople.has(d.identityId)) {
-          rejected.push({ index: g.index, violations: [{ field: 'edge.decided.identityId', message: 'is not a known identity of this client' }] });
+          rejected.push({
+            index: g.index,
+            violations: [{ field: 'edge.decided.identityId', ...fill('ingest.notKnownIdentity', 'is not a known identity of this client', {}) }],
+          });
           continue;
         }
         if (d && !knownDoors.has(d.doorId)) {
-          rejected.push({ index: g.index, violations: [{ field: 'edge.decided.doorId', message: 'is not a known door of this client' }] });
+          rejected.push({
+            index: g.index,
+            violations: [{ field: 'edge.decided.doorId', ...fill('ingest.notKnownDoor', 'is not a known door of this client', {}) }],
+          });
           continue;
         }
         kept.push(g);

@@ -3,7 +3,7 @@
 // is wired to it, when it was last heard and its latest events — its own (`iface-<id>`) and those of the doors,
 // readers, inputs and outputs wired to it. Ping asks it to answer: the simulated controller answers while online.
 import type { FastifyInstance } from 'fastify';
-import { ControllerDiagnostic, ControllerHubRow, IPV4, PATTERN_PREFIX, PRIV, PingAnswer, controllersResource } from '../../contract';
+import { ControllerDiagnostic, ControllerHubRow, IPV4, PRIV, PingAnswer, controllersResource } from '../../contract';
 import type { Db } from '../db/db';
 import { eventOfRow } from '../monitor/pipeline';
 import { HttpError, fill, clientOf, INVALID_REQUEST } from './kit';
@@ -23,7 +23,9 @@ const base = `${controllersResource.api}/diagnostic/:ipAddress`;
 
 async function controllerAt(db: Db, clientId: number, ip: unknown) {
   if (typeof ip !== 'string' || !IPV4.test(ip))
-    throw new HttpError(400, INVALID_REQUEST, [{ field: 'ipAddress', message: `${PATTERN_PREFIX}IPv4, e.g. 10.1.0.11` }]);
+    throw new HttpError(400, INVALID_REQUEST, [
+      { field: 'ipAddress', ...fill('diagnostics.notIpv4', 'is not in the expected form: IPv4, e.g. 10.1.0.11', {}) },
+    ]);
   const c = await controllerByAddress(db, clientId, ip);
   if (!c) throw new HttpError(404, fill('diagnostics.noControllerAt', 'No controller at {ip}', { ip }));
   return c;

@@ -29,7 +29,7 @@ describe('bodies the parser refuses', () => {
   it('answers a 10,000-level nested array on the sign-in route with 400 and a violation, not 500', async () => {
     const r = await s.call('POST', '/idp/1.0/login', { raw: `{"username":${nested(10_000)},"password":"x"}` });
     expect(r.status).toBe(400);
-    expect(r.body.violations).toEqual([{ field: '(body)', message: 'is nested more than 64 levels deep' }]);
+    expect(r.body.violations).toEqual([{ field: '(body)', message: 'is nested more than 64 levels deep', code: 'json.isTooDeep', values: { max: 64 } }]);
   });
 
   it('still takes brackets inside strings as text, not as nesting', async () => {
@@ -40,7 +40,10 @@ describe('bodies the parser refuses', () => {
   it('names a __proto__ key as the problem instead of calling the body invalid JSON', async () => {
     const r = await s.call('POST', '/idp/1.0/registration-requests', { raw: '{"__proto__":{"admin":true},"username":"a","name":"b","email":"a@b.co"}' });
     expect(r.status).toBe(400);
-    expect(r.body.violations).toEqual([{ field: '(body)', message: 'must not contain a key named "__proto__"' }]);
+    expect(r.body.violations).toEqual([
+      { field: '(body)', message: 'must not contain a key named "__proto__"', code: 'json.hasForbiddenKey', values: { key: '__proto__' } },
+    ]);
+    expect(r.body).toMatchObject({ code: 'json.forbiddenKey', values: { key: '__proto__' } });
     expect(await s.count('select 1 from registration_requests where username = $1', ['a'])).toBe(0);
   });
 

@@ -92,7 +92,9 @@ describe('the device interface', () => {
     );
     expect(r.status).toBe(200);
     expect(r.body.accepted).toBe(1);
-    expect(r.body.rejected).toEqual([{ index: 1, violations: [{ field: 'controllerId', message: 'is not a known controller of this client' }] }]);
+    expect(r.body.rejected).toEqual([
+      { index: 1, violations: [{ field: 'controllerId', message: 'is not a known controller of this client', code: 'ingest.notKnownController', values: {} }] },
+    ]);
     const { rows } = await s.db.query<{ client_id: number }>('select client_id from events where id > (select max(id) - 1 from events)');
     expect(Number(rows[0].client_id)).not.toBe(northwind);
     expect(await eventCount()).toBe(before + 1);
@@ -247,7 +249,9 @@ describe('the device interface', () => {
     const next = Number((await s.db.query<{ id: number }>('select coalesce(max(id), 0) + 1000 as id from controllers')).rows[0].id);
     const ev = [{ controllerId: next, eventCode: EVENT_CODES.accessGranted, sourceId: 'reader-new' }];
     const before = await send(ev);
-    expect(before.body.rejected).toEqual([{ index: 0, violations: [{ field: 'controllerId', message: 'is not a known controller of this client' }] }]);
+    expect(before.body.rejected).toEqual([
+      { index: 0, violations: [{ field: 'controllerId', message: 'is not a known controller of this client', code: 'ingest.notKnownController', values: {} }] },
+    ]);
     // made behind this server's back: no change notice reaches the cache
     await s.db.query(`insert into controllers (id, client_id, name, ip_address) values ($1, $2, 'Made elsewhere', '10.9.9.9')`, [next, northwind]);
     const after = await send(ev);

@@ -6,7 +6,7 @@
 // published (pipeline). While as many events wait to be written as the backlog holds (INGEST_BACKLOG_MAX), a batch is
 // refused whole with 503 and Retry-After: 1 before its body is read, nothing stored; the device sends it again.
 import type { FastifyInstance, FastifyReply } from 'fastify';
-import { API, DeviceBatch, DeviceEvent, EVENT_CODES, PRIV, validateQuickly, type DeviceBatchResult } from '../../contract';
+import { API, DeviceBatch, DeviceEvent, EVENT_CODES, PRIV, ViolationBody, validateQuickly, type DeviceBatchResult } from '../../contract';
 import type { Db } from '../db/db';
 import type { Pipeline } from '../monitor/pipeline';
 import { intrusion, labelled } from '../monitor/events';
@@ -25,7 +25,7 @@ const DOCS = {
       accepted: integer(),
       firstId: nullable(integer()),
       lastId: nullable(integer()),
-      rejected: array(type({ index: integer(), violations: array(type({ field: string(), message: string() })) })),
+      rejected: array(type({ index: integer(), violations: array(ViolationBody) })),
     }),
     summary: 'A batch of device events, each checked on its own',
   },
@@ -106,7 +106,10 @@ export function ingestRoutes(app: FastifyInstance, { db, pipeline, edge }: { db:
       for (const { index, e } of good) {
         // another client's controller is answered as an unknown one (tenant isolation: it does not exist for this key)
         if (!own.has(e.controllerId)) {
-          rejected.push({ index, violations: [{ field: 'controllerId', message: 'is not a known controller of this client' }] });
+          rejected.push({
+            index,
+            violations: [{ field: 'controllerId', ...fill('ingest.notKnownController', 'is not a known controller of this client', {}) }],
+          });
           continue;
         }
         const input = {

@@ -42,15 +42,17 @@ export function parseChunk(text: string): { header: JournalHeader; lines: Array<
   const raw = text.split('\n');
   for (let i = 0; i < raw.length; i++) {
     if (byteLength(raw[i]) > JOURNAL_LINE_MAX_BYTES) {
-      throw new HttpError(400, `line ${i + 1} is longer than ${JOURNAL_LINE_MAX_BYTES} bytes`, [
-        { field: `line ${i + 1}`, message: `is longer than ${JOURNAL_LINE_MAX_BYTES} bytes` },
+      throw new HttpError(400, fill('journal.lineTooLong', 'line {line} is longer than {max} bytes', { line: i + 1, max: JOURNAL_LINE_MAX_BYTES }), [
+        { field: `line ${i + 1}`, ...fill('journal.isLongerThan', 'is longer than {max} bytes', { max: JOURNAL_LINE_MAX_BYTES }) },
       ]);
     }
   }
   const parsed = parseJournal(text);
-  if (!parsed.ok) throw new HttpError(400, parsed.message, parsed.violations ?? [{ field: `line ${parsed.line}`, message: parsed.message }]);
+  if (!parsed.ok) throw new HttpError(400, parsed.said, parsed.violations ?? [{ field: `line ${parsed.line}`, ...parsed.said }]);
   if (!parsed.journal.lines.length)
-    throw new HttpError(400, 'the chunk has a header but no entries', [{ field: 'line 2', message: 'is missing: a chunk carries at least one entry' }]);
+    throw new HttpError(400, fill('journal.chunkEmpty', 'the chunk has a header but no entries', {}), [
+      { field: 'line 2', ...fill('journal.chunkNeedsEntry', 'is missing: a chunk carries at least one entry', {}) },
+    ]);
   // the console redacts before recording; the server does it again, so no client can store a secret (idempotent)
   return { header: parsed.journal.header, lines: parsed.journal.lines.map(({ entry }) => ({ seq: entry.seq, line: JSON.stringify(redact(entry)) })) };
 }
@@ -74,8 +76,13 @@ export function journalRoutes(app: FastifyInstance, { db }: { db: Db }) {
       const clientId = clientOf(req);
       const recording = String((req.params as { id?: string }).id ?? '');
       if (!RECORDING_ID.test(recording))
-        throw new HttpError(400, 'Invalid recording id', [{ field: 'recording', message: 'must be 8 to 64 letters, digits or dashes' }]);
-      if (typeof req.body !== 'string') throw new HttpError(415, `Send the chunk as ${NDJSON}`, [{ field: '(body)', message: `must be ${NDJSON}` }]);
+        throw new HttpError(400, fill('recording.invalidId', 'Invalid recording id', {}), [
+          { field: 'recording', ...fill('recording.idForm', 'must be 8 to 64 letters, digits or dashes', {}) },
+        ]);
+      if (typeof req.body !== 'string')
+        throw new HttpError(415, fill('journal.sendAs', 'Send the chunk as {type}', { type: NDJSON }), [
+          { field: '(body)', ...fill('journal.mustBeType', 'must be {type}', { type: NDJSON }) },
+        ]);
       const chunk = parseChunk(req.body);
       return db.transaction(async (tx) => {
         let row = await lockJournal(tx, recording);
@@ -96,13 +103,14 @@ export function journalRoutes(app: FastifyInstance, { db }: { db: Db }) {
         if (row.client_id !== clientId || row.user_id !== p.userId || row.jti !== p.jti)
           throw new HttpError(404, fill('recording.notFound', 'Recording not found', {}));
         if (!sameHeader(row.header, chunk.header)) {
-          throw new HttpError(409, "The chunk's header differs from the recording's", [
-            { field: 'line 1', message: 'is not the header this recording started with' },
+          throw new HttpError(409, fill('journal.otherHeader', "The chunk's header differs from the recording's", {}), [
+            { field: 'line 1', ...fill('journal.notStartHeader', 'is not the header this recording started with', {}) },
           ]);
         }
         const added = await insertEntries(tx, row.id, chunk.lines);
         const total = Number(row.bytes) + added.reduce((n, a) => n + a.bytes, 0);
-        if (total > JOURNAL_MAX_BYTES) throw new HttpError(413, `The recording would exceed ${JOURNAL_MAX_BYTES} bytes`);
+        if (total > JOURNAL_MAX_BYTES)
+          throw new HttpError(413, fill('journal.wouldExceed', 'The recording would exceed {max} bytes', { max: JOURNAL_MAX_BYTES }));
         const now = added.length ? await updateTotals(tx, row.id, added) : row;
         return { id: now.id, entries: now.entries, bytes: Number(now.bytes), accepted: added.length, through: now.last_seq ?? 0 };
       });

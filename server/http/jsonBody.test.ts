@@ -23,7 +23,14 @@ describe('parseJsonBody', () => {
       '{"constructor":{"prototype":{"x":1}}}',
       '{"a":{"constructo\\u0072":{"prototype":1}}}',
     ])
-      expect(refusal(text), text).toEqual([{ field: '(body)', message: expect.stringMatching(/must not contain a key named "(__proto__|constructor)"/) }]);
+      expect(refusal(text), text).toEqual([
+        {
+          field: '(body)',
+          message: expect.stringMatching(/must not contain a key named "(__proto__|constructor)"/),
+          code: expect.stringMatching(/^json\.has(ForbiddenKey|ConstructorKey)$/),
+          values: expect.any(Object),
+        },
+      ]);
   });
 
   it('parses anything else exactly as JSON.parse does (with or without the guarded path)', () => {

@@ -113,8 +113,11 @@ export function jsonDepthProblem(text: string, maxDepth = JSON_MAX_DEPTH): strin
  */
 export function parseJsonBody(text: string): unknown {
   if (text.trim() === '') return undefined;
-  const deep = jsonDepthProblem(text);
-  if (deep) throw new HttpError(400, `The JSON body ${deep}`, [{ field: '(body)', message: deep }]);
+  // issue 48: said with their keys like every refusal, the English beside them for an integrator's log
+  if (jsonDepthProblem(text))
+    throw new HttpError(400, fill('json.tooDeep', 'The JSON body is nested more than {max} levels deep', { max: JSON_MAX_DEPTH }), [
+      { field: '(body)', ...fill('json.isTooDeep', 'is nested more than {max} levels deep', { max: JSON_MAX_DEPTH }) },
+    ]);
   let forbidden: string | null = null;
   let value: unknown;
   // a key can only be named __proto__ or constructor if the text says so, or hides it in a \u escape: without
@@ -129,12 +132,19 @@ export function parseJsonBody(text: string): unknown {
         });
   } catch (e) {
     const why = (e as Error).message.replace(/^JSON\.parse: /, '');
-    throw new HttpError(400, `The body is not valid JSON: ${why}`, [{ field: '(body)', message: `is not valid JSON (${why})` }]);
+    // the parser's own words (the runtime's English) are a value
+    throw new HttpError(400, fill('json.invalid', 'The body is not valid JSON: {why}', { why }), [
+      { field: '(body)', ...fill('json.isInvalid', 'is not valid JSON ({why})', { why }) },
+    ]);
   }
-  if (forbidden) {
-    const message = `must not contain a key named "${forbidden}"${forbidden === 'constructor' ? ' holding "prototype"' : ''}`;
-    throw new HttpError(400, `The JSON body ${message}`, [{ field: '(body)', message }]);
-  }
+  if (forbidden === 'constructor')
+    throw new HttpError(400, fill('json.constructorKey', 'The JSON body must not contain a key named "constructor" holding "prototype"', {}), [
+      { field: '(body)', ...fill('json.hasConstructorKey', 'must not contain a key named "constructor" holding "prototype"', {}) },
+    ]);
+  if (forbidden)
+    throw new HttpError(400, fill('json.forbiddenKey', 'The JSON body must not contain a key named "{key}"', { key: forbidden }), [
+      { field: '(body)', ...fill('json.hasForbiddenKey', 'must not contain a key named "{key}"', { key: forbidden }) },
+    ]);
   return value;
 }
 

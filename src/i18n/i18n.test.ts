@@ -422,11 +422,10 @@ describe("the server's own sentences", () => {
   // issue 48: a refusal the server says in fixed words says them by a key (fill(…, {}) or a constant made by it, such as
   // kit.ts INVALID_REQUEST), which the console translates (src/i18n/sentences.ts); no route's refusal is found by its English
   it('every fixed refusal a server route answers carries its key: no HttpError of a literal sentence', () => {
-    // a protocol word, not a sentence for a person (§6's header value), and the background upload of a session recording
-    // (server/http/journals.ts), whose refusals only the journal machine reads
+    // a protocol word, not a sentence for a person (§6's header value); the transport's refusals (a JSON body, a session
+    // recording's upload) are keyed too
     const NOT_SHOWN = new Set(['JWT-Invalid']);
-    const TRANSPORT = ['server/http/journals.ts'];
-    const files = serverFiles().filter(({ f }) => !TRANSPORT.some((t) => f.endsWith(t)));
+    const files = serverFiles();
     const literal = files.flatMap(({ f, text }) =>
       [...text.matchAll(/HttpError\(\s*\d{3},\s*(['"])((?:(?!\1)[^\\])+)\1/g)].map((m) => ({ where: f.split('/server/')[1], message: m[2] })),
     );
@@ -440,7 +439,8 @@ describe("the server's own sentences", () => {
   // by its English: second factors, the catalogue's generic writes and the resources' hooks (boards, divisions,
   // overrides, …), the hand-written routes, backups, reports, the access rooms, alarms, the edge's reader routes and
   // the identity providers' form. Left out on purpose: what only a device or an identity provider's redirect reads (the
-  // ingest's rejections, the sign-in flow's own refusal page), the transport of JSON bodies and session recordings.
+  // Read too (issue 48): what a device reads (the ingest's rejections, keyed with their English beside the key for its
+  // log), the identity providers' sign-in flow, the transport of JSON bodies and session recordings.
   it('every violation of the second factors, boards, divisions, overrides, the catalogue writes and the routes carries its key', () => {
     const ROOMS = [
       /\/server\/auth\/mfa\//,
@@ -452,11 +452,11 @@ describe("the server's own sentences", () => {
       /\/server\/access\//,
       /\/server\/alarms\//,
       /\/server\/edge\/readerRoutes\.ts$/,
+      /\/server\/edge\/ingest\.ts$/,
       /\/server\/auth\/iam\//, // the identity providers' form and the sign-in's return: what the refusal page and the console show
       /\/server\/auth\/accountScope\.ts$/,
     ];
-    const OUT = [/\/server\/http\/(ingest|kit|journals|diagnostics)\.ts$/];
-    const files = serverFiles().filter(({ f }) => ROOMS.some((r) => r.test(f)) && !OUT.some((r) => r.test(f)));
+    const files = serverFiles().filter(({ f }) => ROOMS.some((r) => r.test(f)));
     expect(files.length).toBeGreaterThan(60);
     const literal = files.flatMap(({ f, text }) =>
       [...text.matchAll(/\bfield\b[^{}]{0,80}?\bmessage: ([`'"][^\n]*)/g)].map((m) => `${f.split('/server/')[1]}: ${m[1].slice(0, 70)}`),
@@ -468,12 +468,15 @@ describe("the server's own sentences", () => {
 });
 
 describe("the server's sentences with values", () => {
-  it('are built with fill(template), never a template literal, except the transport problems an integrator alone sees', () => {
-    // a JSON body the console never sends, and the background upload of a session recording
-    const TRANSPORT = [/^The JSON body /, /^The body is not valid JSON/, /^line /, /^Send the chunk as/, /^The recording would exceed/];
-    const literal = serverFiles().flatMap(({ f, text }) => [...text.matchAll(/HttpError\(\d+, `([^`]*)`/g)].map((m) => `${f.split('/server/')[1]}: ${m[1]}`));
-    expect(literal.length).toBeGreaterThan(0); // the scan finds them (the transport ones)
-    expect(literal.filter((l) => !TRANSPORT.some((re) => re.test(l.split(': ').slice(1).join(': '))))).toEqual([]);
+  it('are built with fill(template), never a template literal: the transport problems an integrator sees too', () => {
+    // a JSON body the console never sends and the background upload of a session recording were the last (issue 48)
+    const literal = serverFiles().flatMap(({ f, text }) =>
+      [...text.matchAll(/HttpError\(\s*\d+,\s*`([^`]*)`/g)].map((m) => `${f.split('/server/')[1]}: ${m[1]}`),
+    );
+    expect(literal).toEqual([]);
+    // the scan reads the transport's refusals, keyed
+    const kit = serverFiles().filter(({ f }) => /\/server\/http\/(kit|journals)\.ts$/.test(f));
+    expect(kit.reduce((n, { text }) => n + [...text.matchAll(/HttpError\(\s*\d+,\s*fill\('(json|journal|recording)\./g)].length, 0)).toBeGreaterThanOrEqual(9);
     // the access engine's "Why?" steps (access/engine.ts, schedule.ts): a step's detail is a sentence made by fill(), never
     // a literal or a template, which the console could only show in English
     const access = serverFiles('access');
@@ -536,7 +539,8 @@ describe("the server's sentences with values", () => {
     // fill itself (messages.ts: its examples are the server's) left out; an array's .fill is no sentence
     const files = serverFiles('contract').filter(({ f }) => !f.endsWith('/messages.ts'));
     for (const { f, text } of files)
-      for (const m of text.matchAll(/(?<![.\w])fill\(\s*'([^'\\]+)',\s*'([^'\\]+)'/g)) all.push({ key: m[1], template: m[2], where: f.split('/contract/')[1] });
+      for (const m of text.matchAll(/(?<![.\w])fill\(\s*'([^'\\]+)',\s*(?:'([^'\\]+)'|"([^"\\]+)")/g))
+        all.push({ key: m[1], template: m[2] ?? m[3], where: f.split('/contract/')[1] });
     // every fill call is read (one the pattern misses, its template not in quotes, would go unchecked)
     expect(all.length).toBe(files.reduce((n, { text }) => n + [...text.matchAll(/(?<![.\w])fill\(/g)].length, 0));
     expect(all.length).toBeGreaterThanOrEqual(12);
@@ -1043,6 +1047,16 @@ describe("the journal replay's words", () => {
     expect(error.message).toBe('a.ndjson: the journal has a header but no events');
     expect(say(error, 'zh-CN')).toBe('a.ndjson：此日志只有文件头，没有事件');
     viewer.stop();
+    // a file the parse refuses (contract/journal.ts): its problem said by its own key inside, never its English
+    const cut = replayJournal(`${header}\n{"seq":`);
+    expect(cut).toMatchObject({ ok: false, message: 'line 2 is not valid JSON (the file looks truncated)', said: { code: 'journal.unreadable' } });
+    if (cut.ok) throw new Error('refused above');
+    expect(say(cut.said, 'zh-CN')).toBe('无法读取此日志：第 2 行不是有效的 JSON（文件似乎被截断）');
+    const backwards = replayJournal(
+      `${header}\n${JSON.stringify({ seq: 2, at: 0, actor: 'root', event: { type: 'x' }, state: 'on' })}\n${JSON.stringify({ seq: 1, at: 0, actor: 'root', event: { type: 'x' }, state: 'on' })}`,
+    );
+    if (backwards.ok) throw new Error('refused: its seq goes back');
+    expect(say(backwards.said, 'zh-CN')).toMatch(/^无法读取此日志：第 3 行的序号为 1，不在上一行的 2 之后$/);
   });
 });
 

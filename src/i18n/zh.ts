@@ -5,6 +5,7 @@ import { derivedZhRoutes } from './routes.derived';
 import { zhPrivileges } from './privileges.zh';
 import { derivedZhPrivileges } from './privileges.derived';
 import { zhSentences, zhValueWords } from './sentences';
+import { zhViolationSentences } from './violationSentences';
 import { zhOsdpSentences } from './osdp';
 import { zhEventWords } from './events';
 import { zhText } from './text';
@@ -27,7 +28,8 @@ export const zhBundles: Record<'text' | 'routes' | 'catalogue' | 'server' | 'pri
   // a resource's own routes from its labels (./routes.derived.ts); ./routes.zh.ts for the rest and what differs
   routes: { ...derivedZhRoutes(zhCatalogue), ...zhRoutes },
   catalogue: zhCatalogue,
-  server: zhSentences,
+  // the contract's sentences too: a refusal or a sentence's value may be one of them (a journal's line, issue 48)
+  server: { ...zhViolationSentences, ...zhSentences },
   // a resource's own privileges from its labels (./privileges.derived.ts); ./privileges.zh.ts for the rest
   privileges: { ...derivedZhPrivileges(zhCatalogue), ...zhPrivileges },
 };
