@@ -134,7 +134,22 @@ export class ResourceSql {
         ors.push(`t.id = any($${params.length}::int[])`);
       } else ors.push(`t.id in (${this.hooks.searchIds(n)})`);
     }
-    return ors.length ? `(${ors.join(' or ')})` : 'true';
+    // nothing declared searchable: the row's title as the list shows it (its text fields), which is what a person types
+    // in the list's search box; with none of those, no row matches. (Was `true` with the text still sent: PostgreSQL
+    // refused the statement, a bind of two parameters for one, and the search box of Interface settings answered 503.)
+    if (!ors.length) ors.push(...this.titleText().map((k) => `${this.expr(k)} ilike ${n}`));
+    if (ors.length) return `(${ors.join(' or ')})`;
+    params.pop();
+    return 'false';
+  }
+
+  /** The list title's stored text fields. */
+  private titleText(): string[] {
+    const fields = new Map(this.fields);
+    return this.r.list.title.filter((k) => {
+      const f = fields.get(k);
+      return !!f && !f.virtual && (f.kind === 'text' || f.kind === 'email');
+    });
   }
 
   filterWhere(name: string, value: unknown, params: unknown[], op: '=' | '>=' | '<=' = '='): string {

@@ -217,7 +217,9 @@ export function isDatabaseUnavailable(err: unknown): boolean {
   const code = typeof e.code === 'string' ? e.code : '';
   // SQLSTATE classes: 53 insufficient resources (53100 disk full), 58 system error (I/O), 57P admin shutdown and
   // cannot-connect-now, 08 connection exceptions, 25006 read-only transaction
-  if (/^(53|58|57P|08)/.test(code) || code === '25006') return true;
+  // (08P01, a protocol violation, is a statement our code built wrong, a bind that does not fit it: a 500 to mend, not
+  // a database to wait for)
+  if ((/^(53|58|57P|08)/.test(code) && code !== '08P01') || code === '25006') return true;
   if (['ENOSPC', 'EROFS', 'EACCES', 'EPERM', 'EDQUOT', 'EIO', 'ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT'].includes(code)) return true;
   const message = typeof e.message === 'string' ? e.message : '';
   return /no space left on device|read-only file system|could not (write|extend|open|create) file|PGlite is closed|Connection terminated/i.test(message);
