@@ -6,6 +6,7 @@ import { Button, FileInput } from '@blueprintjs/core';
 import { base64Bytes } from '../../contract/primitives';
 import { tx } from '../i18n';
 import { fileSize } from '../ui/fileSize';
+import './planFields.css';
 
 const IMAGE_TYPES = ['image/png', 'image/jpeg', 'image/webp', 'image/gif'];
 

@@ -31,6 +31,7 @@ import { DoorsThreatPanel } from './DoorsThreatPanel';
 import { useLiveDoors } from './useLiveDoors';
 import { TableScroll } from '../../ui/TableScroll';
 import { doorSoftApbText } from '../../resources/controllers';
+import './doors.css';
 
 const seconds = Math.round(DOOR_MOMENTARY_MS / 1000);
 const COMMANDS: Record<DoorCommand, { label: string; icon: 'lock' | 'unlock' | 'time'; done: string; title: string }> = {

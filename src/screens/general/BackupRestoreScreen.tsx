@@ -40,6 +40,7 @@ import { fileSize } from '../../ui/fileSize';
 import { saveFile } from '../../ui/saveFile';
 import { useTime } from '../../ui/time';
 import { TableScroll } from '../../ui/TableScroll';
+import './backupRestore.css';
 
 const KIND_INTENT: Record<BackupInfo['kind'], 'none' | 'primary' | 'warning' | 'success'> = {
   manual: 'primary',

@@ -27,6 +27,7 @@ import { useLiveDoors } from '../configure/useLiveDoors';
 import { planShown } from './planShown';
 import { FloorPlanTimeBar } from './FloorPlanTimeBar';
 import { FloorPlanPastPanel } from './FloorPlanPastPanel';
+import './floorPlan.css';
 
 interface PlanRow {
   id: number;
