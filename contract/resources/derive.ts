@@ -11,14 +11,12 @@ import {
   emailAddress,
   fileDataUrl,
   ianaZone,
-  FIXED_SAID,
   idInt,
   imageDataUrl,
   int32,
   isoInstant,
   requiredText,
   safeText,
-  tooLongText,
 } from '../primitives';
 import type { Violation } from '../violation';
 import { todayInZone } from '../format';
@@ -39,15 +37,24 @@ const LIST_PAGE_MAX = 1000;
 
 /** The one place a field kind becomes a struct (the primitives of contract/primitives.ts). */
 export { PATTERN_PREFIX, formatOfHelp } from './patternMessage';
-import { PATTERN_PREFIX, formatOfHelp } from './patternMessage';
+import { patternSaid } from './patternMessage';
 import { ROW_SAID } from './rowSaid';
+import { UDF_VALUES } from './userFieldValues';
+export { UDF_VALUES, checkUserFieldValues, choicesOf, type UserFieldDef } from './userFieldValues';
 
-export function structOf(f: AnyField): Struct<any, any> {
+/** Where a field is declared: its catalogue key's base (`resource.<name>`, or `resource.<name>.child.<field>` for an
+ *  owned row's) and its name, so what it says (a pattern's format) carries its catalogue key (issue 48). */
+export interface FieldAt {
+  base: string;
+  name: string;
+}
+
+export function structOf(f: AnyField, at?: FieldAt): Struct<any, any> {
   let s: Struct<any, any>;
   switch (f.kind) {
     case 'text': {
       // a pattern's help says what the format is: the violation says it too ("Start is not in the expected form: HH:mm, 24-hour")
-      const o = { min: f.min, pattern: f.pattern, patternMessage: f.pattern && f.help ? `${PATTERN_PREFIX}${formatOfHelp(f.help)}` : undefined };
+      const o = { min: f.min, pattern: f.pattern, patternMessage: f.pattern && f.help ? patternSaid(f.help, at && `${at.base}.help.${at.name}`) : undefined };
       s = f.required ? requiredText(f.max ?? 200, o) : safeText(f.max ?? 200, o);
       break;
     }
@@ -88,7 +95,7 @@ export function structOf(f: AnyField): Struct<any, any> {
       return f.whenAbsent === 'keep' ? optional(boundedList(idInt(), f.maxItems ?? 1000)) : defaulted(boundedList(idInt(), f.maxItems ?? 1000), []);
     case 'children': {
       const c = f.children!;
-      return defaulted(boundedList(object({ id: optional(idInt()), ...inputShape(c.fields) }), c.max), []);
+      return defaulted(boundedList(object({ id: optional(idInt()), ...inputShape(c.fields, at && `${at.base}.child.${at.name}`) }), c.max), []);
     }
   }
   if (f.default !== undefined) return defaulted(s, f.default);
@@ -97,9 +104,9 @@ export function structOf(f: AnyField): Struct<any, any> {
   return f.required ? s : optional(nullable(s));
 }
 
-function inputShape(fields: Fields): Record<string, Struct<any, any>> {
+function inputShape(fields: Fields, base?: string): Record<string, Struct<any, any>> {
   const out: Record<string, Struct<any, any>> = {};
-  for (const [k, f] of Object.entries(fields)) if (!f.readOnly && !f.virtual) out[k] = structOf(f);
+  for (const [k, f] of Object.entries(fields)) if (!f.readOnly && !f.virtual) out[k] = structOf(f, base === undefined ? undefined : { base, name: k });
   return out;
 }
 
@@ -134,7 +141,7 @@ function rowShape(fields: Fields): Record<string, Struct<any, any>> {
 
 /** POST and PUT bodies: every field that is not read-only; the edit form also sends the updatedAt it loaded. */
 export function inputSchema<R extends ResourceDeclaration<any>>(r: R): Struct<Input<R>, any> {
-  const shape = inputShape(r.fields);
+  const shape = inputShape(r.fields, `resource.${r.name}`);
   if (r.timestamps) shape.updatedAt = optional(isoInstant());
   if (r.extensible) shape.udf = optional(UDF_VALUES);
   return object(shape) as unknown as Struct<Input<R>, any>;
@@ -181,7 +188,7 @@ export function listQuerySchema(r: ResourceDeclaration<any>): Struct<any, any> {
   const filters: Record<string, Struct<any, any>> = {};
   for (const k of filterableFields(r)) {
     const f = (r.fields as Fields)[k];
-    const s = structOf({ ...f, required: true, default: undefined });
+    const s = structOf({ ...f, required: true, default: undefined }, { base: `resource.${r.name}`, name: k });
     filters[k] = optional(s);
     // a date filters a range too: `<field>From` and `<field>To`, each day included (upcoming visits: from tomorrow)
     if (f.kind === 'date') {
@@ -249,9 +256,15 @@ export function dayFromTodayViolation(field: string, day: unknown, today: string
 }
 
 /** The rules that hold across fields, on plain values (the form's and the server's). A rule of today's date
- *  (fromToday) is checked when `today` is given. */
-export function checkRules(rules: readonly Rule[] | undefined, values: Record<string, unknown>, prefix = '', today?: string): Violation[] {
+ *  (fromToday) is checked when `today` is given. A rule's own words are its declaration's, said by their catalogue key
+ *  `<base>.rule.<field>` when `base` is given (issue 48). */
+export function checkRules(rules: readonly Rule[] | undefined, values: Record<string, unknown>, prefix = '', today?: string, base?: string): Violation[] {
   const out: Violation[] = [];
+  const said = (rule: Rule & { message: string }): Violation => ({
+    field: prefix + rule.field,
+    message: rule.message,
+    ...(base === undefined ? {} : { code: `${base}.rule.${rule.field}`, values: {} }),
+  });
   for (const rule of rules ?? []) {
     if (rule.kind === 'fromToday') {
       const v = today ? dayFromTodayViolation(prefix + rule.field, values[rule.field], today, rule.withinDays) : null;
@@ -260,8 +273,7 @@ export function checkRules(rules: readonly Rule[] | undefined, values: Record<st
     }
     if (rule.kind === 'requiredWhen') {
       const v = values[rule.field];
-      if (rule.values.includes(String(values[rule.other] ?? '')) && (v === undefined || v === null || v === ''))
-        out.push({ field: prefix + rule.field, message: rule.message });
+      if (rule.values.includes(String(values[rule.other] ?? '')) && (v === undefined || v === null || v === '')) out.push(said(rule));
       continue;
     }
     const a = values[rule.field];
@@ -276,17 +288,19 @@ export function checkRules(rules: readonly Rule[] | undefined, values: Record<st
           : a > b
             ? 1
             : 0;
-    if (rule.kind === 'notBefore' ? cmp < 0 : cmp <= 0) out.push({ field: prefix + rule.field, message: rule.message });
+    if (rule.kind === 'notBefore' ? cmp < 0 : cmp <= 0) out.push(said(rule));
   }
   return out;
 }
 
 /** Rules of the resource and of its children rows, with field paths as the schema names them. */
 export function checkAllRules(r: ResourceDeclaration<any>, values: Record<string, unknown>, today?: string): Violation[] {
-  const out = checkRules(r.rules, values, '', today);
+  const out = checkRules(r.rules, values, '', today, `resource.${r.name}`);
   for (const [k, f] of Object.entries(r.fields as Fields)) {
     if (f.kind !== 'children' || !Array.isArray(values[k])) continue;
-    (values[k] as Record<string, unknown>[]).forEach((row, i) => out.push(...checkRules(f.children!.rules, row ?? {}, `${k}.${i}.`)));
+    (values[k] as Record<string, unknown>[]).forEach((row, i) =>
+      out.push(...checkRules(f.children!.rules, row ?? {}, `${k}.${i}.`, undefined, `resource.${r.name}.child.${k}`)),
+    );
     // a unique child value typed twice in one form
     for (const [ck, cf] of Object.entries(f.children!.fields)) {
       if (!cf.unique) continue;
@@ -394,107 +408,4 @@ export function routeRows(r: ResourceDeclaration<any>) {
       kind: 'edit',
     });
   return rows;
-}
-
-// ---------- user-defined fields (an `extensible` resource's `udf` object) ----------
-/** The shape of a `udf` object on the wire: keys are field keys, values text, numbers or null (checked per field below). */
-export const UDF_VALUES = define<Record<string, string | number | null>>('udf', (v) => {
-  if (v === null || typeof v !== 'object' || Array.isArray(v)) return 'must be an object of user-defined field values';
-  const entries = Object.entries(v as Record<string, unknown>);
-  if (entries.length > 200) return 'has too many user-defined fields';
-  for (const [k, x] of entries) {
-    if (k.length > 40 || !/^[A-Za-z][A-Za-z0-9_-]*$/.test(k)) return `has a key that is not a field key: ${k.slice(0, 40)}`;
-    if (x !== null && typeof x !== 'string' && typeof x !== 'number') return `${k} must be text or a number`;
-    if (typeof x === 'string' && x.length > 2000) return `${k} is too long`;
-  }
-  return true;
-});
-
-/** One user-defined field as the tenant declared it (a user_fields row). */
-export interface UserFieldDef {
-  key: string;
-  label: string;
-  kind: 'text' | 'number' | 'date' | 'choice';
-  required: boolean;
-  maxLength: number | null;
-  options: string | null;
-  position?: number;
-}
-export const choicesOf = (d: Pick<UserFieldDef, 'options'>) =>
-  (d.options ?? '')
-    .split(/\r?\n/)
-    .map((x) => x.trim())
-    .filter(Boolean);
-const DATE_RE = /^\d{4}-\d{2}-\d{2}$/;
-
-/**
- * The values of a `udf` object against the tenant's fields (form and server): required, type, choice membership,
- * bounds; unknown keys refused. Violations name the field `udf.<key>`. Returns the cleaned object (empty → absent,
- * numbers typed as text become numbers).
- */
-export function checkUserFieldValues(
-  defs: readonly UserFieldDef[],
-  values: Record<string, unknown> | null | undefined,
-): { violations: Violation[]; value: Record<string, string | number> } {
-  const violations: Violation[] = [];
-  const value: Record<string, string | number> = {};
-  const known = new Map(defs.map((d) => [d.key, d]));
-  for (const k of Object.keys(values ?? {})) if (!known.has(k)) violations.push({ field: `udf.${k}`, message: 'is not a user-defined field of this client' });
-  for (const d of defs) {
-    const field = `udf.${d.key}`;
-    let x = values?.[d.key];
-    if (typeof x === 'string') x = x.trim();
-    if (x === undefined || x === null || x === '') {
-      if (d.required) violations.push({ field, ...FIXED_SAID.required });
-      continue;
-    }
-    switch (d.kind) {
-      case 'number': {
-        const n = typeof x === 'number' ? x : Number(x);
-        if (!Number.isFinite(n) || (typeof x === 'string' && !/^-?\d+(\.\d+)?$/.test(x))) {
-          violations.push({ field, ...FIXED_SAID.notNumber });
-          continue;
-        }
-        if (Math.abs(n) > 1e12) {
-          violations.push({ field, message: 'is out of range' });
-          continue;
-        }
-        value[d.key] = n;
-        break;
-      }
-      case 'date': {
-        const s = String(x);
-        if (!DATE_RE.test(s) || Number.isNaN(Date.parse(`${s}T00:00:00Z`)) || new Date(`${s}T00:00:00Z`).toISOString().slice(0, 10) !== s) {
-          violations.push({ field, ...FIXED_SAID.notDate });
-          continue;
-        }
-        value[d.key] = s;
-        break;
-      }
-      case 'choice': {
-        const s = String(x);
-        if (!choicesOf(d).includes(s)) {
-          violations.push({ field, message: `must be one of ${choicesOf(d).join(', ')}` });
-          continue;
-        }
-        value[d.key] = s;
-        break;
-      }
-      default: {
-        const s = String(x);
-        const max = d.maxLength ?? 2000;
-        if (s.length > max) {
-          violations.push({ field, ...tooLongText(max) });
-          continue;
-        }
-        // eslint-disable-next-line no-control-regex
-        if (/[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f]/.test(s)) {
-          violations.push({ field, ...FIXED_SAID.controlCharacters });
-          continue;
-        }
-        value[d.key] = s;
-      }
-    }
-  }
-  return { violations, value };
 }

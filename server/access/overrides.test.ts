@@ -45,7 +45,7 @@ describe('overrides', () => {
     const at = iso(3_600_000);
     const r = await s.call('POST', OVR, { token: admin, body: { name: 'Backwards', mode: 'unlocked', startsAt: at, endsAt: at, doorIds: [door] } });
     expect(r.status).toBe(400);
-    expect(r.body.violations).toEqual([{ field: 'endsAt', message: 'must be after the start' }]);
+    expect(r.body.violations).toEqual([{ field: 'endsAt', message: 'must be after the start', code: 'resource.overrides.rule.endsAt', values: {} }]);
     const impossible = await s.call('POST', OVR, {
       token: admin,
       body: { name: 'Feb', mode: 'unlocked', startsAt: '2026-02-30T10:00:00Z', endsAt: iso(3_600_000), doorIds: [door] },

@@ -6,8 +6,10 @@ import {
   AUDIT_ACTION_WORDS,
   CATALOGUE,
   PATTERN_PREFIX,
+  checkAllRules,
   dayFromTodayViolation,
   defineResource,
+  inputSchema,
   leaveResource,
   reportJobsResource,
   routeRows,
@@ -223,16 +225,33 @@ describe('catalogue labels', () => {
     expect(violationText(notYours, 'zh-CN', cat)).toBe(`不是您可以使用的${tCat('resource.doors.one', 'Door', 'zh-CN')}`);
     expect(violationText(notYours, 'en', cat)).toBe('is not a door you may use');
     expect(violationText('is not a door you may use', 'zh-CN', cat)).toBe('is not a door you may use');
-    // a pattern's violation names the format with the field's help, translated with it
-    expect(violationText('is not in the expected form: HH:mm, 24-hour (24:00 is midnight)', 'zh-CN', cat)).toMatch(/^格式应为：[^A-Za-z]*HH:mm/);
+    // issue 48: a pattern's violation names the format by the field's help, its catalogue key a value of the sentence
+    // (text.notInForm), said from the declaration's zh-CN; its English alone is no key
     // issue 50: only the format part of a help is said, its first letter small ("E-mail to must be written as: Addresses
     // separated by commas…; mailed only when…"), in Chinese too
-    const said = structOf(reportJobsResource.fields.recipients as never);
+    const said = structOf(reportJobsResource.fields.recipients as never, { base: 'resource.reportJobs', name: 'recipients' });
     const refused = validate('not an address', said);
-    expect(refused.ok ? null : refused.violations[0].message).toBe(`${PATTERN_PREFIX}addresses separated by commas or new lines (at most 20)`);
-    const zh = violationText(refused.ok ? '' : refused.violations[0].message, 'zh-CN', cat);
+    const pattern = refused.ok ? null : refused.violations[0];
+    expect(pattern).toMatchObject({
+      message: `${PATTERN_PREFIX}addresses separated by commas or new lines (at most 20)`,
+      code: 'text.notInForm',
+      values: { format: 'addresses separated by commas or new lines (at most 20)', 'format:code': 'resource.reportJobs.help.recipients' },
+    });
+    const zh = violationText(pattern!, 'zh-CN', cat);
     expect(zh).toMatch(/^格式应为：/);
     expect(zh).not.toMatch(/SMTP|[A-Za-z]{3}/);
+    expect(zh).toBe(`格式应为：${tCat('resource.reportJobs.help.recipients', '', 'zh-CN').split(/[;；]/)[0].trim()}`);
+    expect(violationText(pattern!, 'en', cat)).toBe(pattern!.message);
+    expect(violationText(pattern!.message, 'zh-CN', cat)).toBe(pattern!.message);
+    // the form's schema carries the key as the server's does (inputSchema of the declaration)
+    const form = validate({ name: 'x', recipients: 'not an address' }, inputSchema(reportJobsResource));
+    expect(form.ok ? [] : form.violations.filter((v) => v.field === 'recipients')).toEqual([pattern && { ...pattern, field: 'recipients' }]);
+    // a rule is said by its catalogue key (resource.<name>.rule.<field>), the form's and the server's alike
+    const backwards = checkAllRules(leaveResource, { fromDate: '2026-12-02', toDate: '2026-12-01' });
+    expect(backwards).toEqual([{ field: 'toDate', message: 'must not be before \u201cFrom\u201d', code: 'resource.leave.rule.toDate', values: {} }]);
+    expect(violationText(backwards[0], 'zh-CN', cat)).toBe(tCat('resource.leave.rule.toDate', '', 'zh-CN'));
+    expect(CJK.test(violationText(backwards[0], 'zh-CN', cat))).toBe(true);
+    expect(violationText(backwards[0].message, 'zh-CN', cat)).toBe(backwards[0].message);
     // a rule names the other field by its label (it said "To must not be before from date")
     expect(leaveResource.rules).toContainEqual(expect.objectContaining({ field: 'toDate', message: 'must not be before \u201cFrom\u201d' }));
     // a date in a message is shown as the screen shows dates (it said "(2026-12-02)" beside a field showing "2 Dec 2026")
@@ -539,10 +558,10 @@ describe("the server's sentences with values", () => {
     // fill itself (messages.ts: its examples are the server's) left out; an array's .fill is no sentence
     const files = serverFiles('contract').filter(({ f }) => !f.endsWith('/messages.ts'));
     for (const { f, text } of files)
-      for (const m of text.matchAll(/(?<![.\w])fill\(\s*'([^'\\]+)',\s*(?:'([^'\\]+)'|"([^"\\]+)")/g))
+      for (const m of text.matchAll(/(?<!\w)(?<![^.]\.)fill\(\s*'([^'\\]+)',\s*(?:'([^'\\]+)'|"([^"\\]+)")/g))
         all.push({ key: m[1], template: m[2] ?? m[3], where: f.split('/contract/')[1] });
     // every fill call is read (one the pattern misses, its template not in quotes, would go unchecked)
-    expect(all.length).toBe(files.reduce((n, { text }) => n + [...text.matchAll(/(?<![.\w])fill\(/g)].length, 0));
+    expect(all.length).toBe(files.reduce((n, { text }) => n + [...text.matchAll(/(?<!\w)(?<![^.]\.)fill\(/g)].length, 0));
     expect(all.length).toBeGreaterThanOrEqual(12);
     const templateOf = new Map<string, string>();
     for (const s of all) expect([s.key, templateOf.get(s.key) ?? s.template]).toEqual([s.key, templateOf.set(s.key, s.template).get(s.key)]);
@@ -1074,6 +1093,17 @@ describe("the contract's fixed violations", () => {
     expect(validators).toContain('FIXED_SAID');
     // a problem returned as words (return 'must …', || 'is …', a rule's 'has …' in a map) instead of a sentence with its key
     expect([...validators.matchAll(/(?:return|\|\||\?\?|:)\s*['`](?:must|is|has|could) [^'`]*['`]/g)].map((m) => m[0])).toEqual([]);
+    // nor in what the catalogue derives (a pattern's format, a rule's check, a user-defined field's values): a violation's
+    // message is a sentence with its key (a rule's by its catalogue key), never a literal or a template
+    const derived = ['derive.ts', 'userFieldValues.ts', 'patternMessage.ts'].map((f) =>
+      readFileSync(join(__dirname, '..', '..', 'contract', 'resources', f), 'utf8'),
+    );
+    expect(derived.join('\n')).toContain("fill('udf.notOneOf'");
+    const worded = derived.flatMap((text) => [
+      ...[...text.matchAll(/\bmessage: ([`'"][^\n]*)/g)].map((m) => m[1]),
+      ...[...text.matchAll(/(?:return|\|\||\?\?)\s*([`'"](?:must|is|has|could) [^\n]*)/g)].map((m) => m[1]),
+    ]);
+    expect(worded).toEqual([]);
     // the server and the console's forms say the contract's fixed words by its sentence, never as a literal again
     const templates = [...contractFills().keys()];
     expect(templates.length).toBeGreaterThanOrEqual(40);

@@ -83,6 +83,17 @@ export const zhViolationSentences: Record<string, string> = {
   'list.empty': '至少要指定一项',
   'file.notMediaType': '必须是媒体类型，例如 image/png',
   'file.notBase64': '必须是 base64',
+  // a catalogue field's pattern (contract/resources/patternMessage.ts): {format} is the field's help, said from the catalogue
+  'text.notInForm': '格式应为：{format}',
+  // an extensible resource's user-defined fields (contract/resources/userFieldValues.ts); {choices} and {key} as the tenant wrote them
+  'udf.notObject': '必须是由自定义字段值组成的对象',
+  'udf.tooMany': '自定义字段过多',
+  'udf.notFieldKey': '包含一个不是字段键的键：{key}',
+  'udf.notTextOrNumber': '{key} 必须是文本或数字',
+  'udf.valueTooLong': '{key} 过长',
+  'udf.notOfClient': '不是此客户的自定义字段',
+  'udf.outOfRange': '超出范围',
+  'udf.notOneOf': '必须是以下之一：{choices}',
   // a journal file's problems (contract/journal.ts parseJournal): the replay screen and a recording's upload say them
   'journal.fileEmpty': '文件为空：应以 gatehouse-journal 文件头开始',
   'journal.lineEmpty': '第 {line} 行为空',

@@ -2,8 +2,7 @@
 // and the schemas speak English; the form shows "<label> <message>" and looks the message up here. A violation the
 // server or the contract said with values carries its key and values (issue 48: `record.notYoursToUse`, `text.tooLong`),
 // said by the key: no message is parsed back apart.
-import { CATALOGUE, PATTERN_PREFIX, fillTemplate, formatDate, formatOfHelp, type Violation } from '../../contract';
-import { declarationEntries } from './catalogue';
+import { fillTemplate, formatDate, type SentenceValues, type Violation } from '../../contract';
 import { saySentence, type Locale } from './index';
 import { zhViolationSentences } from './violationSentences';
 
@@ -16,24 +15,23 @@ export const zhViolations: Record<string, string> = {
 
 export { zhViolationSentences };
 
-let byEnglish: Map<string, string> | null = null;
-/** The catalogue's own messages (help, rules) by their English text → derived key. A field's uniqueMessage is not
- *  among them: the server sends it with its catalogue key (server/crud/checks.ts alreadyUsed, issue 48). */
-function catalogueMessageKeys(): Map<string, string> {
-  if (byEnglish) return byEnglish;
-  byEnglish = new Map();
-  for (const d of CATALOGUE) {
-    for (const [k, v] of Object.entries(declarationEntries(d))) {
-      if (/\.(help|rule)\./.test(k) && !byEnglish.has(v)) byEnglish.set(v, k);
-      // a pattern's violation says the format part of the help (contract formatOfHelp)
-      if (/\.help\./.test(k) && !byEnglish.has(formatOfHelp(v))) byEnglish.set(formatOfHelp(v), `${k}#format`);
-    }
+/** A sentence's values in `loc`: a value that is a catalogue declaration's own words (`<name>:code` a `resource.` key:
+ *  a pattern's format, from the field's help) said from the catalogue, a help by its format part (up to its first
+ *  semicolon, as in English: contract formatOfHelp). Other values stay as the server gave them. */
+function catalogueValues(values: SentenceValues, cat: (key: string, english: string) => string): SentenceValues {
+  const out = { ...values };
+  for (const [k, code] of Object.entries(values)) {
+    if (!k.endsWith(':code') || typeof code !== 'string' || !code.startsWith('resource.')) continue;
+    const name = k.slice(0, -':code'.length);
+    const said = cat(code, String(values[name] ?? ''));
+    out[name] = code.includes('.help.') ? said.split(/[;；]/)[0].trim() : said;
   }
-  return byEnglish;
+  return out;
 }
 
-/** A violation in `loc`: by its key when the server said it with one, else its message looked up; unknown messages
- *  stay as they are. `cat` looks up a catalogue key. */
+/** A violation in `loc`: by its key when the server or the contract said it with one (a catalogue declaration's own
+ *  words by their catalogue key: a uniqueMessage, a rule), else shown as it came (the console's own field words
+ *  excepted): no message is looked up by its English (issue 48). `cat` looks up a catalogue key. */
 export function violationText(
   said: string | Pick<Violation, 'message' | 'code' | 'values'>,
   loc: Locale,
@@ -42,24 +40,15 @@ export function violationText(
   // issue 50: a day in a message is said as the screens say days ("(2026-12-02)" stood beside a field showing "2 Dec 2026")
   const day = (text: string) => text.replace(/\b(\d{4}-\d{2}-\d{2})\b/g, (d) => formatDate(d, loc));
   if (typeof said !== 'string' && said.code && said.values) {
-    // a catalogue declaration's own sentence (a field's uniqueMessage): its catalogue key, said from the declaration's zh-CN
+    // a catalogue declaration's own sentence (a field's uniqueMessage, a rule): its catalogue key, said from the declaration's zh-CN
     if (said.code.startsWith('resource.')) return loc === 'en' ? said.message : cat(said.code, said.message);
     const template = zhViolationSentences[said.code];
     if (!template) return saySentence({ message: said.message, code: said.code, values: said.values }, loc);
-    return day(loc === 'en' ? said.message : fillTemplate(template, said.values));
+    return day(loc === 'en' ? said.message : fillTemplate(template, catalogueValues(said.values, cat)));
   }
   const message = day(typeof said === 'string' ? said : said.message);
   if (loc === 'en') return message;
-  if (zhViolations[message]) return zhViolations[message];
-  if (message.startsWith(PATTERN_PREFIX)) {
-    const help = message.slice(PATTERN_PREFIX.length);
-    const key = catalogueMessageKeys().get(help);
-    // the format part of the help's translation (up to its first semicolon, as in English)
-    const said = key?.endsWith('#format') ? cat(key.slice(0, -'#format'.length), help).split(/[;；]/)[0].trim() : key ? cat(key, help) : help;
-    return `格式应为：${said}`;
-  }
-  const key = catalogueMessageKeys().get(message);
-  return key ? cat(key, message) : message;
+  return zhViolations[message] ?? message;
 }
 
 /** "<label> <message>" in English, "<label><message>" in Chinese. */
