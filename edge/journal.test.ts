@@ -100,4 +100,36 @@ describe('the edge journal', () => {
     expect(j.pending().map((e) => e.seq)).toEqual([42]);
     j.close();
   });
+
+  it('goes back to what a restored server has: read from the file past what memory holds, a number the file lost sent as one Edge events lost', () => {
+    const d = dir();
+    const j = openJournal(d);
+    for (let n = 1; n <= 1_100; n++) j.append(event(n));
+    j.delivered(1_100); // memory keeps the newest 1,000 delivered; the file all 1,100
+    expect(j.all()[0].seq).toBe(101);
+    expect(j.rewind(2_000, { id: 7, name: 'Gate' })).toBeNull(); // the server has more: nothing to go back for
+    expect(j.rewind(40, { id: 7, name: 'Gate' })).toEqual({ again: 1_060, lost: 0 });
+    expect(j.pending().map((e) => e.seq)).toEqual(Array.from({ length: 1_060 }, (_, i) => 41 + i));
+    expect(j.lastDelivered).toBe(40);
+    j.close();
+    // kept across a reopen: the mark is on disk
+    expect(openJournal(d).pending()[0].seq).toBe(41);
+
+    // a file compacted past its bound no longer has the oldest: they go as one Edge events lost, in their numbers' place
+    const sd = dir();
+    const first = openJournal(sd, { limit: 10 });
+    for (let n = 1; n <= 40; n++) {
+      first.append(event(n));
+      first.delivered(n);
+    }
+    first.close();
+    const small = openJournal(sd, { limit: 10 }); // started again: memory holds what the file has
+    const oldest = small.all()[0].seq;
+    expect(oldest).toBeGreaterThan(6);
+    expect(small.rewind(5, { id: 7, name: 'Gate' })).toEqual({ again: 40 - oldest + 1, lost: oldest - 1 - 5 });
+    const [gap, next] = small.pending();
+    expect(gap).toMatchObject({ seq: oldest - 1, eventCode: 1032, sourceId: 'ctrl-7', lost: { count: oldest - 6 } });
+    expect(next.seq).toBe(oldest);
+    small.close();
+  });
 });

@@ -202,6 +202,60 @@ export function openJournal(dir: string, opts: { limit?: number; maxAgeMs?: numb
       trim();
       changed();
     },
+    /**
+     * The server has this controller's events only up to `seq`, fewer than it acknowledged (its database was restored
+     * from a backup): what it lacks is undelivered again, read back from the file where memory no longer holds it, and
+     * sent again in order. Numbers the file no longer has either (compacted past its bound) are sent as one Edge
+     * events lost, numbered as the last of them, which the server takes in their place. Answers how many are sent again
+     * and how many are lost; null when there is nothing to go back for.
+     */
+    rewind(seq: number, source: { id: number; name: string }): { again: number; lost: number } | null {
+      if (closed || seq >= delivered) return null;
+      const held = entries[0]?.seq;
+      if (held === undefined || held > seq + 1) {
+        const older: JournalEntry[] = [];
+        for (const line of readFileSync(file, 'utf8').split('\n')) {
+          if (!line) continue;
+          const e = JSON.parse(line) as JournalEntry;
+          if (e.seq > seq && (held === undefined || e.seq < held)) older.push(e);
+        }
+        const merged = older.concat(entries); // (not spread into a call: a million arguments overflow the stack)
+        entries.length = 0;
+        for (const e of merged) entries.push(e);
+      }
+      let lost = 0;
+      const first = entries[0];
+      if (first && first.seq > seq + 1) {
+        lost = first.seq - 1 - seq;
+        entries.unshift({
+          seq: first.seq - 1,
+          at: now(),
+          offline: true,
+          snapshotVersion: first.snapshotVersion,
+          eventCode: EVENT_CODES.edgeEventsLost,
+          sourceId: `ctrl-${source.id}`,
+          sourceName: source.name,
+          pointId: `journal-lost-${source.id}`,
+          pointName: `${source.name} journal`,
+          ...said(
+            fill('event.edgeEventsLost', '{event}: {count}, from {from} to {to}', {
+              event: eventLabel(EVENT_CODES.edgeEventsLost),
+              count: lost,
+              from: '?',
+              to: new Date(first.at).toISOString().slice(0, 16).replace('T', ' ') + ' UTC',
+            }),
+          ),
+          lost: { count: lost, from: first.at, to: first.at },
+        });
+      }
+      const again = delivered - seq - lost;
+      delivered = seq;
+      const tmp = `${deliveredFile}.tmp`;
+      writeFileSync(tmp, JSON.stringify({ lastSeq: seq }));
+      renameSync(tmp, deliveredFile);
+      changed();
+      return { again, lost };
+    },
     /** The events not yet delivered (each is in memory, their numbers without gaps: counted, not looked through). */
     get undelivered() {
       return entries.length - firstPending();

@@ -174,6 +174,14 @@ export function createLink(opts: LinkOptions) {
       controllerId = r.value.controllerId;
       journal.startAfter(r.value.lastSeq);
       if (r.value.lastSeq > journal.lastDelivered && r.value.lastSeq <= journal.lastSeq) journal.delivered(r.value.lastSeq);
+      // the server has fewer of its events than it acknowledged: its database was restored from a backup. What it lost
+      // is sent again (the journal keeps delivered events on disk up to its bound), in order; a server that came back
+      // without them would otherwise refuse every event after them as a gap, for ever
+      const back = journal.rewind(r.value.lastSeq, { id: r.value.controllerId, name: r.value.controllerName });
+      if (back)
+        log(
+          `the server has events up to ${r.value.lastSeq}, fewer than it acknowledged (a restored database): ${back.again} sent again${back.lost ? `, ${back.lost} no longer held (sent as one Edge events lost)` : ''}`,
+        );
       welcomed = true;
       wait = backoff.first;
       log(`online: controller ${r.value.controllerName} (#${controllerId}), the server has its events up to ${r.value.lastSeq}`);

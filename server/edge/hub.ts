@@ -42,7 +42,7 @@ import { controllerOfKeyUser, noteEdgeConnected, noteEdgeDisconnected, noteEdgeP
 import { HardwareError } from '../doors/port';
 import type { Pipeline } from '../monitor/pipeline';
 import { said } from '../monitor/events';
-import { hardAntiPassbackDoors, recordApplied, snapshotVersionFor } from '../db/queries/edge';
+import { hardAntiPassbackDoors, raiseSnapshotVersion, recordApplied, snapshotVersionFor } from '../db/queries/edge';
 import { buildSnapshot } from './snapshot';
 import { claimUpgrades } from '../http/upgrades';
 
@@ -304,6 +304,15 @@ export function createEdgeHub(opts: {
       } else {
         const version = m.type === 'hello' ? m.edgeVersion : null;
         await noteEdgePending(db, c.controllerId, m.pending, version ?? null);
+        // an edge that holds a newer snapshot than this server ever numbered (the database restored from a backup):
+        // numbered on from the edge's, and the whole snapshot sent again (bounded: a version past 2^52 is not raised to)
+        if (m.type === 'hello' && m.snapshotVersion < 2 ** 52 && m.snapshotVersion > (c.sent?.version ?? 0)) {
+          if (await raiseSnapshotVersion(db, c.clientId, c.controllerId, m.snapshotVersion)) {
+            log(`edge controller ${c.controllerId} holds snapshot ${m.snapshotVersion}, newer than this server's (a restored database): numbered on from it`);
+            c.sent = null;
+            await resend(c);
+          }
+        }
       }
     } catch (e) {
       log(`edge controller ${c.controllerId}: ${e}`);

@@ -24,6 +24,22 @@ export async function snapshotVersionFor(db: Db, clientId: number, controllerId:
 }
 
 /**
+ * The edge holds snapshot `held`, newer than any this server numbered (its database restored from a backup): the next
+ * snapshot is numbered after it (the hash forgotten, so the next build is a new version), else the edge would refuse
+ * every snapshot as stale until the count passed it, and no change made on the console would reach its doors.
+ * Answers whether it was behind.
+ */
+export async function raiseSnapshotVersion(db: Db, clientId: number, controllerId: number, held: number): Promise<boolean> {
+  const params: unknown[] = [controllerId, held];
+  const { rows } = await db.query(
+    `update edge_controllers set snapshot_version = $2, snapshot_hash = null
+      where controller_id = $1 and snapshot_version < $2 and ${tenant(params, clientId)} returning controller_id`,
+    params,
+  );
+  return rows.length > 0;
+}
+
+/**
  * The edge applied snapshot `version` (built at `builtAt`, applied at `at`): kept when it is not older than the one it
  * reported before; when it applied it is kept from the first report of that version (a reconnect says it again).
  */
