@@ -132,27 +132,7 @@ export function openJournal(dir: string, opts: { limit?: number; maxAgeMs?: numb
     }
     if (end === first || (end === first + 1 && entries[first].lost)) return null; // nothing past it but the lost entry itself
     const last = entries[end - 1];
-    const when = (t: number) => new Date(t).toISOString().slice(0, 16).replace('T', ' ') + ' UTC';
-    const gap: JournalEntry = {
-      seq: last.seq,
-      at: now(),
-      offline: true,
-      snapshotVersion: last.snapshotVersion,
-      eventCode: EVENT_CODES.edgeEventsLost,
-      sourceId: `ctrl-${source.id}`,
-      sourceName: source.name,
-      pointId: `journal-lost-${source.id}`,
-      pointName: `${source.name} journal`,
-      ...said(
-        fill('event.edgeEventsLost', '{event}: {count}, from {from} to {to}', {
-          event: eventLabel(EVENT_CODES.edgeEventsLost),
-          count: lost.count,
-          from: when(lost.from),
-          to: when(lost.to),
-        }),
-      ),
-      lost,
-    };
+    const gap = lostEntry(last.seq, now(), last.snapshotVersion, source, lost);
     // the file keeps what follows the last dropped (the delivered before them are older still), after the gap's line
     const kept = readFileSync(file, 'utf8')
       .split('\n')
@@ -227,26 +207,8 @@ export function openJournal(dir: string, opts: { limit?: number; maxAgeMs?: numb
       const first = entries[0];
       if (first && first.seq > seq + 1) {
         lost = first.seq - 1 - seq;
-        entries.unshift({
-          seq: first.seq - 1,
-          at: now(),
-          offline: true,
-          snapshotVersion: first.snapshotVersion,
-          eventCode: EVENT_CODES.edgeEventsLost,
-          sourceId: `ctrl-${source.id}`,
-          sourceName: source.name,
-          pointId: `journal-lost-${source.id}`,
-          pointName: `${source.name} journal`,
-          ...said(
-            fill('event.edgeEventsLost', '{event}: {count}, from {from} to {to}', {
-              event: eventLabel(EVENT_CODES.edgeEventsLost),
-              count: lost,
-              from: '?',
-              to: new Date(first.at).toISOString().slice(0, 16).replace('T', ' ') + ' UTC',
-            }),
-          ),
-          lost: { count: lost, from: first.at, to: first.at },
-        });
+        // (when the lost ones happened is not known: the first one held says until when)
+        entries.unshift(lostEntry(first.seq - 1, now(), first.snapshotVersion, source, { count: lost, from: first.at, to: first.at }));
       }
       const again = delivered - seq - lost;
       delivered = seq;
@@ -295,6 +257,37 @@ export function openJournal(dir: string, opts: { limit?: number; maxAgeMs?: numb
       closed = true;
       closeSync(fd);
     },
+  };
+}
+
+/** An Edge events lost while offline entry numbered `seq`: the events it stands for (their number, first and last time). */
+function lostEntry(
+  seq: number,
+  at: number,
+  snapshotVersion: number,
+  source: { id: number; name: string },
+  lost: NonNullable<JournalEntry['lost']>,
+): JournalEntry {
+  const when = (t: number) => new Date(t).toISOString().slice(0, 16).replace('T', ' ') + ' UTC';
+  return {
+    seq,
+    at,
+    offline: true,
+    snapshotVersion,
+    eventCode: EVENT_CODES.edgeEventsLost,
+    sourceId: `ctrl-${source.id}`,
+    sourceName: source.name,
+    pointId: `journal-lost-${source.id}`,
+    pointName: `${source.name} journal`,
+    ...said(
+      fill('event.edgeEventsLost', '{event}: {count}, from {from} to {to}', {
+        event: eventLabel(EVENT_CODES.edgeEventsLost),
+        count: lost.count,
+        from: when(lost.from),
+        to: when(lost.to),
+      }),
+    ),
+    lost,
   };
 }
 
