@@ -21,7 +21,7 @@ beforeAll(async () => {
 afterAll(async () => {
   for (const e of f?.edges ?? []) e.stop();
   await restarted?.close();
-  await s?.db.close();
+  await s?.close(); // (its app is closed already) the database closed, and dropped on PostgreSQL
 });
 
 const storedSeqs = async () =>
