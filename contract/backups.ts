@@ -6,7 +6,7 @@
 // dump (pg_dump, custom format) restored with pg_restore, when the server has those tools (else the routes answer 409
 // saying what to install); each backup says which engine it is of (`engine`): one is never restored on the other.
 import { array, boolean, enums, integer, nullable, optional, type, string, type Infer } from 'superstruct';
-import { SentenceKey, SentenceValues, type Sentence } from './messages';
+import { MessageKeyed, SentenceKey, SentenceValues, type Sentence } from './messages';
 import { AuditEntry } from './schemas';
 import { autoBackupResource } from './resources/backups';
 
@@ -82,7 +82,7 @@ export const backupReason = (l: Pick<BackupList, 'reason' | 'reasonCode' | 'reas
   l.reasonCode ? { message: l.reason ?? '', code: l.reasonCode, values: l.reasonValues ?? {} } : (l.reason ?? '');
 
 /** What a restore answers before the server restarts with the backup. */
-export const RestoreStarted = type({ restoring: boolean(), backupId: string(), before: string(), message: string() });
+export const RestoreStarted = type({ restoring: boolean(), backupId: string(), before: string(), message: string(), ...MessageKeyed });
 export type RestoreStarted = Infer<typeof RestoreStarted>;
 
 /** How many records the backup screen's history shows (the newest). */

@@ -64,6 +64,14 @@ export function sentenceValue(name: string, value: string | Sentence): SentenceV
   return out;
 }
 
+/** An answer's message keyed (issue 48): its sentence's key and values beside its English `message`. */
+export const MessageKeyed = { messageCode: optional(SentenceKey), messageValues: optional(SentenceValues) };
+/** A success message with its key, as an answer carries it: `{ message, messageCode, messageValues }`. */
+export const saidAsMessage = (s: Sentence) => ({ message: s.message, messageCode: s.code, messageValues: s.values });
+/** An answer's message as the console says it: its sentence when it carries its key, else its English (a device's words). */
+export const messageOf = (a: { message: string; messageCode?: string; messageValues?: SentenceValues }): string | Sentence =>
+  a.messageCode ? { message: a.message, code: a.messageCode, values: a.messageValues ?? {} } : a.message;
+
 /** One entry of a refusal's `violations`: a field and what is wrong with it, its sentence's key and values when it has them. */
 export const ViolationBody = object({ field: string(), message: string(), code: optional(SentenceKey), values: optional(SentenceValues) });
 

@@ -5,6 +5,7 @@
 // polled: `/osdp-readers` (contract/realtime.ts OsdpReadersNotice) tells open pages to read again.
 import { array, boolean, enums, integer, nullable, object, optional, size, string, type, type Infer } from 'superstruct';
 import { EdgeFoundReader, EdgeReaderStatus, OSDP_BAUD_RATES } from './edge';
+import { MessageKeyed } from './messages';
 
 /** One OSDP reader, with the controller's card reader at its bus address (null: none has that address). */
 export const OsdpReaderRow = type({ ...EdgeReaderStatus.schema, cardReader: nullable(object({ id: integer(), name: string() })) });
@@ -25,7 +26,7 @@ export const OsdpReadersAnswer = type({
 export type OsdpReadersAnswer = Infer<typeof OsdpReadersAnswer>;
 
 /** `POST …/card-readers/:id/repair`: what the edge said it did (refusals are 4xx with a message). */
-export const OsdpRepairAnswer = type({ ok: boolean(), message: string() });
+export const OsdpRepairAnswer = type({ ok: boolean(), message: string(), ...MessageKeyed });
 export type OsdpRepairAnswer = Infer<typeof OsdpRepairAnswer>;
 
 /**
@@ -36,7 +37,7 @@ export type OsdpRepairAnswer = Infer<typeof OsdpRepairAnswer>;
 export const OsdpComsetRequest = type({ address: optional(size(integer(), 0, 126)), baud: optional(enums([...OSDP_BAUD_RATES])) });
 export type OsdpComsetRequest = { address?: number; baud?: number };
 /** What the edge did: the reader's address and speed now. */
-export const OsdpComsetAnswer = type({ ok: boolean(), message: string(), address: integer(), baud: integer() });
+export const OsdpComsetAnswer = type({ ok: boolean(), message: string(), ...MessageKeyed, address: integer(), baud: integer() });
 export type OsdpComsetAnswer = Infer<typeof OsdpComsetAnswer>;
 
 /** The bus addresses a pre-add scan asks first (each silent one costs the line a reply timeout, 200 ms): 0–15. */
@@ -57,7 +58,7 @@ export type OsdpFoundReader = Infer<typeof OsdpFoundReader>;
  */
 export const OsdpFoundAnswer = type({
   items: array(OsdpFoundReader),
-  controllers: array(type({ controllerId: integer(), controllerName: string(), ok: boolean(), message: string() })),
+  controllers: array(type({ controllerId: integer(), controllerName: string(), ok: boolean(), message: string(), ...MessageKeyed })),
 });
 export type OsdpFoundAnswer = Infer<typeof OsdpFoundAnswer>;
 

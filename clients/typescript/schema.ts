@@ -546,6 +546,8 @@ export interface paths {
                             backupId: string;
                             before: string;
                             message: string;
+                            messageCode?: string;
+                            messageValues?: Record<string, never>;
                             restoring: boolean;
                         };
                     };
@@ -8006,6 +8008,8 @@ export interface paths {
                             address: number;
                             baud: number;
                             message: string;
+                            messageCode?: string;
+                            messageValues?: Record<string, never>;
                             ok: boolean;
                         };
                     };
@@ -8135,6 +8139,8 @@ export interface paths {
                     content: {
                         "application/json": {
                             message: string;
+                            messageCode?: string;
+                            messageValues?: Record<string, never>;
                             ok: boolean;
                         };
                     };
@@ -12311,6 +12317,8 @@ export interface paths {
                     content: {
                         "application/json": {
                             message?: string;
+                            messageCode?: string;
+                            messageValues?: Record<string, never>;
                             ok: boolean;
                         };
                     };
@@ -13186,6 +13194,8 @@ export interface paths {
                                 controllerId: number;
                                 controllerName: string;
                                 message: string;
+                                messageCode?: string;
+                                messageValues?: Record<string, never>;
                                 ok: boolean;
                             }[];
                             items: {
@@ -18981,6 +18991,8 @@ export interface paths {
                     content: {
                         "application/json": {
                             message?: string;
+                            messageCode?: string;
+                            messageValues?: Record<string, never>;
                             ok: boolean;
                         };
                     };
@@ -20087,6 +20099,8 @@ export interface paths {
                     content: {
                         "application/json": {
                             message?: string;
+                            messageCode?: string;
+                            messageValues?: Record<string, never>;
                             ok: boolean;
                         };
                     };
@@ -20134,6 +20148,8 @@ export interface paths {
                     content: {
                         "application/json": {
                             message?: string;
+                            messageCode?: string;
+                            messageValues?: Record<string, never>;
                             ok: boolean;
                         };
                     };

@@ -18,6 +18,7 @@ import {
   type PlatformHistory,
   type RestoreOutcome,
   type RestoreStarted,
+  saidAsMessage,
 } from '../../contract';
 import type { Db } from '../db/db';
 import { migrate } from '../db/migrate';
@@ -283,7 +284,9 @@ export function backupRoutes(app: FastifyInstance, { db, backups }: { db: Db; ba
       restoring: true,
       backupId: info.id,
       before: before.id,
-      message: 'The server restarts with the backup. Every console reconnects in a moment, and everyone signs in again.',
+      ...saidAsMessage(
+        fill('backup.restartsWithIt', 'The server restarts with the backup. Every console reconnects in a moment, and everyone signs in again.', {}),
+      ),
     };
     return reply.code(202).send(answer);
   });
@@ -377,7 +380,9 @@ export function backupRoutes(app: FastifyInstance, { db, backups }: { db: Db; ba
       restoring: true,
       backupId: info.id,
       before: before.id,
-      message: 'The database is replaced by the backup in a moment. Every console session ends with it: everyone signs in again.',
+      ...saidAsMessage(
+        fill('backup.replacedByIt', 'The database is replaced by the backup in a moment. Every console session ends with it: everyone signs in again.', {}),
+      ),
     };
     return reply.code(202).send(answer);
   }

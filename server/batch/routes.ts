@@ -21,6 +21,7 @@ import {
   checkUserFieldValues,
   identitiesResource,
   inputSchema,
+  type Sentence,
   type UserFieldDef,
   type Violation,
 } from '../../contract';
@@ -44,11 +45,14 @@ export const BATCH_PRIVILEGE = '0.3.1.9';
 export const IMPORT_BATCH = 250;
 const PREVIEW_ERRORS_MAX = 5000;
 
+/** A bad row's problem: its field and what is wrong, its sentence's key and values beside the English (issue 48). */
 export interface RowError {
   row: number;
   employeeNo?: string;
   field: string;
   message: string;
+  code?: string;
+  values?: Sentence['values'];
 }
 /** A row ready to import: the identity input as the catalogue's schema made it, its card number, its line. */
 export interface ReadyRow {
@@ -132,7 +136,7 @@ export async function prepareRows(
     if (emp && !seenEmp.has(emp)) seenEmp.set(emp, row);
     if (card && !seenCard.has(card)) seenCard.set(card, row);
     if (violations.length || !checked.ok) {
-      for (const v of violations) errors.push({ row, employeeNo: emp, field: v.field, message: v.message });
+      for (const v of violations) errors.push({ row, employeeNo: emp, ...v });
       return;
     }
     const value = checked.value as Record<string, unknown>;
@@ -153,12 +157,22 @@ export async function prepareRows(
     const emp = c.input.employeeNo as string;
     const match = existing.get(emp);
     if (match && !editDivisions.includes(match.divisionId)) {
-      errors.push({ row: c.row, employeeNo: emp, field: 'employeeNo', message: 'matches an identity in a division you may not edit' });
+      errors.push({
+        row: c.row,
+        employeeNo: emp,
+        field: 'employeeNo',
+        ...fill('batch.divisionNotYours', 'matches an identity in a division you may not edit', {}),
+      });
       continue;
     }
     const holder = c.card ? holders.get(c.card) : undefined;
     if (holder !== undefined && holder !== emp) {
-      errors.push({ row: c.row, employeeNo: emp, field: 'credentials.0.number', message: `is already issued to identity ${holder}` });
+      errors.push({
+        row: c.row,
+        employeeNo: emp,
+        field: 'credentials.0.number',
+        ...fill('batch.cardIssuedTo', 'is already issued to identity {holder}', { holder }),
+      });
       continue;
     }
     if (match) updates++;
@@ -272,10 +286,10 @@ export async function* importRows(
   }
 }
 /** What the report says of a row the catalogue refused: its first violation (the row's one card is credentials.0). */
-function rowFailure(e: unknown): { field: string; message: string } {
+function rowFailure(e: unknown): Omit<RowError, 'row' | 'employeeNo'> {
   const v = e instanceof HttpError ? e.violations?.[0] : undefined;
-  if (v) return { field: v.field.replace(/^credentials\.\d+\./, 'credentials.0.'), message: v.message };
-  return { field: '(row)', message: 'could not be imported' };
+  if (v) return { ...v, field: v.field.replace(/^credentials\.\d+\./, 'credentials.0.') };
+  return { field: '(row)', ...fill('batch.rowNotImported', 'could not be imported', {}) };
 }
 
 /** The per-row error report, by the shared writer (server/http/tabular.ts): a byte-order mark, then the rows. */

@@ -38,7 +38,11 @@ export function actionRoutes(app: FastifyInstance, crud: CrudResource) {
             );
           }
           const needs = declared?.needs;
-          if (needs && !isFilled(before[needs.field])) throw new HttpError(409, needs.hint, [{ field: needs.field, message: needs.hint }]);
+          // the declaration's hint is a word of the console's dictionary, said as the button beside it says it (issue 48)
+          if (needs && !isFilled(before[needs.field])) {
+            const hint = fill('record.actionNeeds', '{hint}', { hint: needs.hint });
+            throw new HttpError(409, hint, [{ field: needs.field, ...hint }]);
+          }
           const clientId = auditClient(scope, id);
           await action.run(ctxOf(req, tx, clientId), before, input);
           const after = await load(tx, scope, id);

@@ -23,6 +23,7 @@ import {
   cardReadersResource,
   controllersResource,
   type EdgeReaderStatus,
+  saidAsMessage,
 } from '../../contract';
 import type { RouteDoc } from '../openapi/declared';
 import { audit } from '../audit/trail';
@@ -156,7 +157,7 @@ export function edgeReaderRoutes(app: FastifyInstance, { db, hub, publish }: { d
       rows.map(async (c) => {
         const taken = new Set((c.taken ?? []).map(Number));
         const addresses = (q.addresses === 'all' ? OSDP_ALL_ADDRESSES : OSDP_SCAN_ADDRESSES).filter((a) => !taken.has(a));
-        if (!addresses.length) return { c, ok: true, message: 'every address has a card reader', found: [] };
+        if (!addresses.length) return { c, ok: true, ...saidAsMessage(fill('osdp.everyAddressTaken', 'every address has a card reader', {})), found: [] };
         const scan = {
           type: 'scan' as const,
           addresses,
@@ -171,8 +172,8 @@ export function edgeReaderRoutes(app: FastifyInstance, { db, hub, publish }: { d
         }
       }),
     );
-    for (const { c, ok, message, found } of asked) {
-      answer.controllers.push({ controllerId: Number(c.id), controllerName: c.name, ok, message });
+    for (const { c, found, ...said } of asked) {
+      answer.controllers.push({ controllerId: Number(c.id), controllerName: c.name, ...said });
       for (const f of found) answer.items.push({ ...f, controllerId: Number(c.id), controllerName: c.name });
     }
     return answer;
@@ -209,7 +210,16 @@ export function edgeReaderRoutes(app: FastifyInstance, { db, hub, publish }: { d
       before: null,
       after: { osdp: `re-pairing ${reader.name} at bus address ${reader.address} (install mode, SCBK-D)` },
     });
-    return { ok: true, message: result.message };
+    // the edge's words said by the server's key (issue 48): what it did, the reader's name and address as the server has them
+    return {
+      ok: true,
+      ...saidAsMessage(
+        fill('osdp.repairing', '{name} (bus address {address}): its key forgotten, pairing again in install mode', {
+          name: reader.name,
+          address: Number(reader.address),
+        }),
+      ),
+    };
   });
 
   /** POST …/card-readers/:id/comset: move the OSDP reader to another bus address and/or speed (audited). */
@@ -232,7 +242,12 @@ export function edgeReaderRoutes(app: FastifyInstance, { db, hub, publish }: { d
     // the edge's snapshot (the card reader at its new address) and the consoles' lists follow
     hub.changed(clientId);
     publish?.(clientId, `/changes/${cardReadersResource.name}`, { resource: cardReadersResource.name, id: Number(reader.id), action: 'update' });
-    return { ok: true, message: result.message, address: to, baud };
+    return {
+      ok: true,
+      ...saidAsMessage(fill('osdp.movedTo', '{name}: now at bus address {address}, {baud} baud', { name: reader.name, address: to, baud })),
+      address: to,
+      baud,
+    };
   });
 }
 

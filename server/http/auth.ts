@@ -17,6 +17,8 @@ import {
   SignInAnswer,
   User,
   validate,
+  MessageKeyed,
+  saidAsMessage,
 } from '../../contract';
 import { hashPassword, sha256, verifyPassword } from '../auth/passwords';
 import { isDisabled, newPasswordViolations, passwordExpired, setPasswordKeepingHistory, userSettings } from '../auth/policy';
@@ -37,7 +39,7 @@ import { boolean, integer, optional, string, type } from 'superstruct';
 import type { RouteDoc } from '../openapi/declared';
 
 /** The answer of a call that only says it was done (sign-out adds where the identity provider's session ends). */
-const Done = type({ ok: boolean(), message: optional(string()) });
+const Done = type({ ok: boolean(), message: optional(string()), ...MessageKeyed });
 /** What each route validates and answers: the contract's structs, for the API description (server/openapi). */
 const DOCS = {
   login: { body: LoginRequest, response: SignInAnswer, summary: 'Signs in: a session, or the second step it needs' },
@@ -273,7 +275,7 @@ export function authRoutes(
       onPasswordReset({ username, token, link: `/reset-password?token=${token}` });
     }
     // the same answer whether or not the user exists
-    return { ok: true, message: 'If the account exists, a reset link has been sent.' };
+    return { ok: true, ...saidAsMessage(fill('password.resetLinkSent', 'If the account exists, a reset link has been sent.', {})) };
   });
 
   app.post(API.resetFinish, { config: { ...limited, credential: true, ...DOCS.resetFinish } }, async (req) => {

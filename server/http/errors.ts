@@ -3,7 +3,7 @@
 // large, wrong content type, a malformed URL, a refused schema) with a violation; anything else a logged 500.
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import { DATABASE_UNAVAILABLE, DATA_DIR_READ_ONLY, DISK_FULL, DiskFullError, isDatabaseUnavailable, type Db } from '../db/db';
-import { HttpError, errorBody, saidOf } from './kit';
+import { HttpError, errorBody, fill, saidOf } from './kit';
 
 export function errorHandler(db: Db) {
   return (err: FastifyError | Error, req: FastifyRequest, reply: FastifyReply) => {
@@ -34,6 +34,6 @@ export function errorHandler(db: Db) {
       return reply.code(e.statusCode).send(errorBody(e.statusCode, e.message, [{ field: '(body)', message: e.message }]));
     }
     req.log.error({ err, route: req.routeOptions.url, method: req.method }, 'request failed');
-    return reply.code(500).send(errorBody(500, 'Internal Server Error'));
+    return reply.code(500).send(errorBody(500, fill('server.failed', 'Internal Server Error', {})));
   };
 }

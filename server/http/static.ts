@@ -23,7 +23,10 @@ import helmet from '@fastify/helmet';
 import fastifyStatic from '@fastify/static';
 import type { FastifyInstance } from 'fastify';
 import { COMPANION_PORTS, CONNECTOR_PORTS } from '../../contract';
-import { errorBody } from './kit';
+import { errorBody, fill } from './kit';
+
+/** A path no route answers (issue 48: keyed like every refusal). */
+const NO_ROUTE = fill('route.notFound', 'Not Found', {});
 
 export const ASSETS_PREFIX = '/assets/';
 export const IMMUTABLE = 'public, max-age=31536000, immutable';
@@ -145,7 +148,7 @@ export async function webDelivery(app: FastifyInstance, opts: WebOptions) {
       const path = req.url.split('?')[0];
       // console routes share prefixes with services (/report/activity): a page load gets the console
       const wantsPage = String(req.headers.accept ?? '').includes('text/html');
-      if (isApi(path) && !wantsPage) return reply.code(404).send(errorBody(404, 'Not Found'));
+      if (isApi(path) && !wantsPage) return reply.code(404).send(errorBody(404, NO_ROUTE));
       let rel: string;
       try {
         rel = decodeURIComponent(path).replace(/^\/+/, '');
@@ -154,13 +157,13 @@ export async function webDelivery(app: FastifyInstance, opts: WebOptions) {
       }
       const file = join(staticDir, rel);
       if (rel && file.startsWith(staticDir + sep) && existsSync(file) && statSync(file).isFile()) return reply.sendFile(rel);
-      if (path.startsWith(ASSETS_PREFIX)) return reply.code(404).header('cache-control', NO_CACHE).send(errorBody(404, 'Not Found'));
+      if (path.startsWith(ASSETS_PREFIX)) return reply.code(404).header('cache-control', NO_CACHE).send(errorBody(404, NO_ROUTE));
       // history-mode routes: the console decides (its own 404 page for unknown paths)
       return reply.sendFile('index.html');
     });
   }
   app.setNotFoundHandler((req, reply) => {
-    if (isApi(req.url) || built || req.method !== 'GET') return reply.code(404).send(errorBody(404, 'Not Found'));
+    if (isApi(req.url) || built || req.method !== 'GET') return reply.code(404).send(errorBody(404, NO_ROUTE));
     return reply.code(404).type('text/plain').send('The console is not built: run `npm run build` (npm start does it), then reload.');
   });
 }

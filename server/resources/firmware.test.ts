@@ -57,6 +57,9 @@ describe('firmware', () => {
       'rolloutTo',
       firmwareResource.screens!.recordActions![0].needs!.hint,
     ]);
+    // issue 48: with its key, the hint its value (said by the console's words for it, as the button's)
+    expect(none.body).toMatchObject({ code: 'record.actionNeeds', values: { hint: firmwareResource.screens!.recordActions![0].needs!.hint } });
+    expect(none.body.violations[0]).toMatchObject({ code: 'record.actionNeeds' });
     const edited = await s.call('PUT', `${api}/${made.body.id}`, {
       token: admin,
       body: { version: 'GH-C4 4.3.0', file: dataUrl(image), notes: null, rolloutTo: controllers.map((c) => c.id), updatedAt: made.body.updatedAt },

@@ -66,6 +66,8 @@ import {
   type PageOf,
   type SortSpec,
   type UiErrorReport,
+  SentenceKey,
+  SentenceValues,
 } from '../../contract';
 import { ReportJobRun as ReportJobRunShape, ReportJobRuns as ReportJobRunsShape } from '../../contract/resources/reportJobs';
 import { api } from './client';
@@ -381,7 +383,14 @@ const ExplanationShape = type({
 export const explainEvent = (id: number) => getJson(`${API.events}/${id}/explain`, ExplanationShape) as Promise<Explanation>;
 
 // ---------- identity batch upload (server/batch/routes.ts) ----------
-const BatchRowError = type({ row: integer(), employeeNo: optional(string()), field: string(), message: string() });
+const BatchRowError = type({
+  row: integer(),
+  employeeNo: optional(string()),
+  field: string(),
+  message: string(),
+  code: optional(SentenceKey),
+  values: optional(SentenceValues),
+});
 const BatchPreviewShape = type({
   id: integer(),
   fileName: string(),

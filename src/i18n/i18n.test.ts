@@ -577,6 +577,17 @@ describe("the server's sentences with values", () => {
     expect(starts.filter((w) => source.includes(`^${w}`) || source.includes(`${w} (\\`))).toEqual([]);
   });
 
+  it("say an action's hint (a declaration's needs) by its key, the hint in the console's words as beside its button (issue 48)", async () => {
+    await loadLocale('zh-CN');
+    const { saySentence } = await import('./index');
+    const { firmwareResource, fill } = await import('../../contract');
+    const hint = firmwareResource.screens!.recordActions!.find((a) => a.needs)!.needs!.hint;
+    const said = fill('record.actionNeeds', '{hint}', { hint });
+    expect(saySentence(said, 'zh-CN')).toBe(tx(hint, undefined, 'zh-CN'));
+    expect(CJK.test(saySentence(said, 'zh-CN'))).toBe(true);
+    expect(saySentence(said, 'en')).toBe(hint);
+  });
+
   it('are never parsed back apart from their English where a key could say them (the sign-in refusal page, a reference not yours)', () => {
     const page = readFileSync(join(__dirname, '..', '..', 'server', 'auth', 'iam', 'page.ts'), 'utf8');
     expect(page).not.toMatch(/RegExp|\.exec\(|\.match\(/);

@@ -137,9 +137,9 @@ function valueWord(value: string, loc: Locale): string {
   const key = labelKeys().get(value.toLowerCase()) ?? (value.endsWith('s') ? labelKeys().get(value.slice(0, -1).toLowerCase()) : undefined);
   return key && i18n.exists(key, { ns: 'catalogue', lng: loc }) ? (i18n.t(key, { ns: 'catalogue', lng: loc }) as string) : value;
 }
-/** The placeholders whose values are words (a resource's label, a state, an action, an event's label, who swiped when
+/** The placeholders whose values are words (a resource's label, a state, an action and its hint, an event's label, who swiped when
  *  unknown, a weekday): said in the language. Every other value is a name, a number or a time, shown as the server gave it. */
-const WORD_PLACEHOLDERS = new Set(['what', 'state', 'done', 'action', 'seat', 'event', 'who', 'decision', 'weekday']);
+const WORD_PLACEHOLDERS = new Set(['what', 'state', 'done', 'action', 'seat', 'event', 'who', 'decision', 'weekday', 'hint']);
 /** A sentence the server said with values (contract/messages.ts) in the language: its key's template with the
  *  values filled in, words among them translated too; the server's English for a key the language does not have.
  *  An edge's event journaled while offline carries when it happened (`offlineAt`, server/edge/ingest.ts), said after it. */

@@ -84,6 +84,14 @@ export const zhSentences: Record<string, string> = {
   'iam.requestReplayed': '此 LogoutRequest 已被使用（重放）',
   'iam.signOutMissing': '缺失（应为 LogoutRequest，或 SAMLResponse：LogoutResponse）',
   // the edge's and the hub's words about a re-pair (server/edge)
+  // what an edge did for a re-pair, a move or a scan, said by the server's key (server/edge/readerRoutes.ts)
+  'osdp.repairing': '{name}（总线地址 {address}）：已忘记其密钥，正以安装模式重新配对',
+  'osdp.movedTo': '{name}：现位于总线地址 {address}，{baud} 波特',
+  'osdp.everyAddressTaken': '每个地址都已有读卡器',
+  // success messages (issue 48): a restore started, a reset link asked for
+  'backup.restartsWithIt': '服务器将使用该备份重新启动。每个控制台稍后会重新连接，每个人都需要重新登录。',
+  'backup.replacedByIt': '数据库稍后将被该备份替换。每个控制台会话随之结束：每个人都需要重新登录。',
+  'password.resetLinkSent': '如果该账户存在，重置链接已发送。',
   'osdp.notOnEdgeToMove': '{reader} 不在 Gatehouse Edge 控制器上：没有可移动的 OSDP 读卡器',
   'osdp.addressTaken': '此控制器的总线地址 {address} 已属于 {name}',
   'record.notFound': '找不到该{what}',
@@ -92,6 +100,8 @@ export const zhSentences: Record<string, string> = {
   'handover.alreadyAcknowledged': '此交接已由 {name} 于 {at} 确认',
   'record.notOfThisKind': '您不能保存此类{what}',
   'record.onlyForYourself': '您只能为自己新增{what}',
+  // an action a declaration says needs a field filled first (contract/resources/define.ts needs.hint): its hint, said by the console's words
+  'record.actionNeeds': '{hint}',
   'record.actionNoLonger': '无法再{action}：此{what}当前为“{state}”。',
   'visitRequest.dayPassed': '此次来访的日期（{day}）已过：请拒绝该申请，被访人可以重新申请。',
   'record.notYoursToUse': '不是您可以使用的{what}',
@@ -302,6 +312,8 @@ export const zhSentences: Record<string, string> = {
   'door.tampered': '{door} 报告被破坏：检查前请保持锁定。',
   // issue 48: the server's fixed refusals (an HttpError's message), by key: the console says them by it, never by their English
   'request.invalid': '校验未通过',
+  'route.notFound': '找不到该地址',
+  'server.failed': '服务器内部错误',
   'account.thisClientAlone': '此账户仅在此客户中使用：请改为停用它',
   'alarmManagement.notRunning': '报警管理未运行',
   'apiKey.required': '需要有效的 API 密钥（它可能已被吊销、其账户已停用或其会话已结束）',
@@ -459,6 +471,10 @@ export const zhSentences: Record<string, string> = {
   'alarmHandling.notHour': '必须是 0 到 23 之间的小时',
   'value.notTrueOrFalse': '必须是 true 或 false',
   'dateTime.notIso': '必须是 ISO 日期时间',
+  // a batch file's bad rows (server/batch/routes.ts): the preview's table and the error report
+  'batch.divisionNotYours': '与您无权编辑的部门中的某个身份匹配',
+  'batch.cardIssuedTo': '已发给身份 {holder}',
+  'batch.rowNotImported': '无法导入',
   'batch.columnMissing': '没有“{header}”列（模板 {template} 映射了它）',
   'batch.repeatedInFile': '在此文件中重复（第 {row} 行）',
   'batch.templateRequired': '为必填项：请选择批量模板',

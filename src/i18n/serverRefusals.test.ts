@@ -3,7 +3,18 @@
 // route Fastify registers (a record that is not there, a privilege the caller lacks), then a table of the refusals the
 // last review named (second factors, divisions, the catalogue's generic writes, a fixed refusal).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { API, MFA_API, accessZonesResource, backupReason, type Sentence, type Violation } from '../../contract';
+import {
+  API,
+  MFA_API,
+  accessZonesResource,
+  backupReason,
+  controllersResource,
+  identitiesResource,
+  messageOf,
+  overridesResource,
+  type Sentence,
+  type Violation,
+} from '../../contract';
 import { startTestServer, type TestServer } from '../../server/testkit';
 import { sentenceIn } from '../api/errors';
 import { loadLocale, say, saySentence, tCat } from './index';
@@ -133,6 +144,76 @@ describe('the refusals the review named, said in zh-CN by their key', () => {
       code: 'resource.accessZones.unique.name',
       zh: () => tCat('resource.accessZones.unique.name', '', 'zh-CN'),
     },
+    // issue 48, the rest: a catalogue pattern (its format from the field's help, by the help's key), a rule (by its
+    // catalogue key), a user-defined field not of the client, the JSON body, an identity provider, a recording's upload
+    {
+      what: 'an IP address not in its pattern: the format said from the catalogue help by its key',
+      ask: async () => {
+        const one = (await s.call('GET', `${controllersResource.api}?size=1`, { token: admin })).body.items[0];
+        return s.call('PUT', `${controllersResource.api}/${one.id}`, { token: admin, body: { name: one.name, ipAddress: 'not an address' } });
+      },
+      status: 400,
+      field: 'ipAddress',
+      code: 'text.notInForm',
+      zh: () => `格式应为：${tCat('resource.controllers.help.ipAddress', '', 'zh-CN').split(/[;；]/)[0].trim()}`,
+    },
+    {
+      what: "an override's end not after its start: the declaration's rule, by its catalogue key",
+      ask: async () => {
+        const door = (await s.call('GET', `${API.doors}?size=1`, { token: admin })).body.items[0].id;
+        const at = new Date(Date.now() + 3_600_000).toISOString();
+        return s.call('POST', overridesResource.api, {
+          token: admin,
+          body: { name: 'Refusal override', mode: 'unlocked', startsAt: at, endsAt: at, doorIds: [door] },
+        });
+      },
+      status: 400,
+      field: 'endsAt',
+      code: 'resource.overrides.rule.endsAt',
+      zh: () => tCat('resource.overrides.rule.endsAt', '', 'zh-CN'),
+    },
+    {
+      what: 'a user-defined field the client does not have',
+      ask: async () => {
+        const one = (await s.call('GET', `${identitiesResource.api}?size=1`, { token: admin })).body.items[0];
+        const { id, clientId, divisionName, createdAt, ...input } = one;
+        return s.call('PUT', `${identitiesResource.api}/${id}`, { token: admin, body: { ...input, udf: { notAField: 'x' } } });
+      },
+      status: 400,
+      field: 'udf.notAField',
+      code: 'udf.notOfClient',
+      zh: '不是此客户的自定义字段',
+    },
+    {
+      what: 'a JSON body holding a __proto__ key',
+      ask: () => s.call('POST', API.login, { raw: '{"__proto__":{"admin":true},"username":"a","password":"b"}' }),
+      status: 400,
+      code: 'json.forbiddenKey',
+      zh: 'JSON 请求体不能包含名为“__proto__”的键',
+    },
+    {
+      what: 'an identity provider that is not configured',
+      ask: () => s.call('GET', `${API.oidcStart}?provider=elsewhere`),
+      status: 404,
+      field: 'provider',
+      code: 'iam.isNotConfiguredProvider',
+      zh: '不是已配置的身份提供方',
+    },
+    {
+      what: "a session recording's upload with a bad recording id",
+      ask: () => s.call('POST', `${API.sessionJournals}/bad!`, { token: admin, raw: '{}' }),
+      status: 400,
+      field: 'recording',
+      code: 'recording.idForm',
+      zh: '必须是 8 到 64 个字母、数字或短横线',
+    },
+    {
+      what: 'a path no route answers',
+      ask: () => s.call('GET', '/central/1.0/no-such-route', { token: admin }),
+      status: 404,
+      code: 'route.notFound',
+      zh: '找不到该地址',
+    },
     {
       what: 'a door that is not there',
       ask: () => s.call('GET', `${API.doors}/2147480000`, { token: admin }),
@@ -171,5 +252,13 @@ describe('a reason the server gives, said in zh-CN by its key', () => {
     expect(r.body).toMatchObject({ available: false, reasonCode: 'backup.noBackupDir', reasonValues: {} });
     expect(say(backupReason(r.body), 'zh-CN')).toBe('此服务器启动时没有指定保存备份的位置（BACKUP_DIR）');
     expect(say(backupReason(r.body), 'en')).toBe(r.body.reason);
+  });
+  it('a success message: a reset link asked for (the same answer whether or not the account exists)', async () => {
+    const r = await s.call('POST', API.resetInit, { body: { username: 'nobody-at-all' } });
+    expect(r.status).toBe(200);
+    expect(r.body).toMatchObject({ ok: true, messageCode: 'password.resetLinkSent', messageValues: {} });
+    expect(say(messageOf(r.body), 'zh-CN')).toBe('如果该账户存在，重置链接已发送。');
+    expect(say(messageOf(r.body), 'en')).toBe(r.body.message);
+    expect(say(r.body.message, 'zh-CN')).toBe(r.body.message); // its English alone is no key
   });
 });

@@ -8,7 +8,7 @@ import { useEffect, useState } from 'react';
 import { Button, Callout, Dialog, DialogBody, DialogFooter, FormGroup, HTMLSelect, InputGroup } from '@blueprintjs/core';
 import { ConfirmAlert } from '../ui/ConfirmAlert';
 import { useSelector } from '@xstate/react';
-import { OSDP_BAUD_RATES, type OsdpComsetAnswer, type OsdpReaderRow } from '../../contract';
+import { OSDP_BAUD_RATES, messageOf, type OsdpComsetAnswer, type OsdpReaderRow } from '../../contract';
 import { selectCommandError, selectRunningCommand } from '../../machines/command';
 import { notify } from '../hooks/console';
 import { useViewActor } from '../hooks/useViewActor';
@@ -33,7 +33,7 @@ export function OsdpComsetDialog({ r, onClose, onMoved }: { r: OsdpReaderRow | n
   useEffect(() => {
     const done = actor.on('command.done', ({ result }) => {
       const a = result as OsdpComsetAnswer;
-      notify({ intent: 'success', title: tx('Reader moved'), message: say(a.message), timeoutMs: 6000 });
+      notify({ intent: 'success', title: tx('Reader moved'), message: say(messageOf(a)), timeoutMs: 6000 });
       onMoved();
       onClose();
     });

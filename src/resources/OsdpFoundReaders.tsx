@@ -8,7 +8,7 @@ import { useState } from 'react';
 import { useNavigate } from 'react-router-dom';
 import { Button, Callout, Card, H5, HTMLTable, NonIdealState, Spinner } from '@blueprintjs/core';
 import { useSelector } from '@xstate/react';
-import { PRIV, cardReadersResource, type OsdpFoundAnswer, type OsdpFoundReader, type OsdpScanScope } from '../../contract';
+import { PRIV, cardReadersResource, messageOf, type OsdpFoundAnswer, type OsdpFoundReader, type OsdpScanScope } from '../../contract';
 import { capabilitiesOf, vendorOf } from '../../machines/osdpReaders.selectors';
 import { selectHeldPrivileges } from '../../machines/session.selectors';
 import { useReading } from '../hooks/useReading';
@@ -64,7 +64,7 @@ export function OsdpFoundReaders() {
       {!a && !found.failed && <Spinner size={20} />}
       {refused.map((c) => (
         <Callout key={c.controllerId} intent="warning" icon="warning-sign" compact className="gh-osdp__refused">
-          {c.controllerName}: {say(c.message)}
+          {c.controllerName}: {say(messageOf(c))}
         </Callout>
       ))}
       {a && a.items.length === 0 && (

@@ -9,7 +9,7 @@
 import { useCallback, useEffect, useMemo, useState } from 'react';
 import { Alert, Button, Callout, Card, H5, NonIdealState, Spinner, Tag } from '@blueprintjs/core';
 import { useSelector } from '@xstate/react';
-import { DESTINATIONS, OsdpReadersNotice, type OsdpReaderRow, type OsdpReadersAnswer, type OsdpRepairAnswer } from '../../contract';
+import { DESTINATIONS, OsdpReadersNotice, messageOf, type OsdpReaderRow, type OsdpReadersAnswer, type OsdpRepairAnswer } from '../../contract';
 import { selectCommandError, selectRunningCommand } from '../../machines/command';
 import { CHANNEL_SHOWN, STATE_SHOWN, capabilitiesOf, countersOf, emptyReasonOf, mayRepair, needsLook, vendorOf } from '../../machines/osdpReaders.selectors';
 import { selectHeldPrivileges } from '../../machines/session.selectors';
@@ -54,7 +54,7 @@ export function OsdpReadersPanel({ of }: { of: OsdpReadersOf }) {
   const closeMoving = useCallback(() => setMoving(null), []);
   useEffect(() => {
     const done = repairs.on('command.done', ({ result }) => {
-      notify({ intent: 'success', title: tx('Re-pairing started'), message: say((result as OsdpRepairAnswer).message), timeoutMs: 5000 });
+      notify({ intent: 'success', title: tx('Re-pairing started'), message: say(messageOf(result as OsdpRepairAnswer)), timeoutMs: 5000 });
       reload();
     });
     const failed = repairs.on('command.failed', ({ error }) =>
