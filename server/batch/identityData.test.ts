@@ -220,7 +220,12 @@ describe('batch templates and upload', () => {
     ws.addRow(['XL-2', { formula: '1+1', result: 2 }, 'Row', 'CARD-XL-2', 'blue']);
     const formula = await upload(nw, template, Buffer.from(await wb.xlsx.writeBuffer()), 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet');
     expect(formula.status).toBe(400);
-    expect(formula.body.violations[0]).toEqual({ field: 'rows[3].First', message: 'Row 3, column B (First): a formula; upload values only' });
+    expect(formula.body.violations[0]).toEqual({
+      field: 'rows[3].First',
+      message: 'Row 3, column B (First): a formula; upload values only',
+      code: 'batch.cellNamed',
+      values: expect.objectContaining({ 'what:code': 'batch.formula' }),
+    });
     const broken = await upload(nw, template, Buffer.concat([Buffer.from('PK\u0003\u0004'), Buffer.alloc(100, 7)]), 'application/octet-stream');
     expect(broken.status).toBe(400);
     expect(broken.body.violations[0].field).toBe('file');
@@ -243,7 +248,10 @@ describe('batch templates and upload', () => {
       ]),
     );
     expect(long.status).toBe(400);
-    expect(long.body.violations).toEqual([{ field: 'rows[3].Last', message: 'Row 3, column C (Last): longer than 2,000 characters' }]);
+    expect(long.body.violations).toEqual([
+      expect.objectContaining({ field: 'rows[3].Last', message: 'Row 3, column C (Last): longer than 2,000 characters', code: 'batch.cellNamed' }),
+    ]);
+    expect(long.body.violations[0].values).toMatchObject({ row: '3', column: 'C', name: 'Last', 'what:code': 'batch.cellTooLong', 'what.max': '2,000' });
     expect(long.body.message).toBe('Row 3, column C (Last): longer than 2,000 characters');
     const stray = await upload(nw, template, 'Employee,First,Last,Card,Badge\r\nBT-Q1,Ann,Lee,C-Q1,red\r\nBT-Q2,"Bo"x,Lee,C-Q2,red\r\n');
     expect(stray.status).toBe(400);
@@ -263,7 +271,9 @@ describe('batch templates and upload', () => {
     lx.addRow(['XL-L2', 'Bo', 'Lee', 'C-XL-L2', 'y'.repeat(2001)]);
     const longX = await upload(nw, template, Buffer.from(await longXl.xlsx.writeBuffer()), 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet');
     expect(longX.status).toBe(400);
-    expect(longX.body.violations).toEqual([{ field: 'rows[3].Badge', message: 'Row 3, column E (Badge): longer than 2,000 characters' }]);
+    expect(longX.body.violations).toEqual([
+      expect.objectContaining({ field: 'rows[3].Badge', message: 'Row 3, column E (Badge): longer than 2,000 characters', code: 'batch.cellNamed' }),
+    ]);
     expect(await s.count(`select 1 from identities where employee_no like 'BT-L%' or employee_no like 'BT-Q%'`)).toBe(0);
     const noColumn = await upload(nw, template, 'Employee,First\r\nA,B\r\n');
     expect(noColumn.status).toBe(400);

@@ -7,7 +7,8 @@ import { parse } from 'csv-parse/sync';
 import type { Readable } from 'node:stream';
 import type ExcelJS from 'exceljs';
 import type { Entry, ZipFile } from 'yauzl';
-import { HttpError } from '../http/kit';
+import { sentenceValue, type Sentence } from '../../contract';
+import { HttpError, INVALID_REQUEST, fill } from '../http/kit';
 
 export const MAX_UPLOAD_BYTES = 10 * 1024 * 1024;
 export const MAX_UPLOAD_ROWS = 20_000;
@@ -22,12 +23,16 @@ export interface Sheet {
   rows: string[][];
 }
 
-const bad = (message: string, status = 400) => new HttpError(status, 'Validation failed', [{ field: 'file', message }]);
+// issue 48: every problem is a sentence with its key (the English beside it), a cell's or a row's inside the sentence
+// that names where it is
+const bad = (said: Sentence, status = 400) => new HttpError(status, INVALID_REQUEST, [{ field: 'file', ...said }]);
+/** The XLSX reader's or the zip's own words (English) about a workbook it cannot read: a value. */
+const unreadable = (why: string) => bad(fill('batch.xlsxUnreadable', 'is not a readable XLSX workbook: {why}', { why }));
 
 const mb = (n: number) => `${Math.round(n / 1024 / 1024)} MB`;
 const count = (n: number) => n.toLocaleString('en-US');
-const tooTall = () => bad(`has more than ${count(MAX_UPLOAD_ROWS)} rows; at most ${count(MAX_UPLOAD_ROWS)} per upload`, 413);
-const tooWide = () => bad(`is wider than ${MAX_UPLOAD_COLUMNS} columns`, 413);
+const tooTall = () => bad(fill('batch.tooTall', 'has more than {max} rows; at most {max} per upload', { max: count(MAX_UPLOAD_ROWS) }), 413);
+const tooWide = () => bad(fill('batch.tooWide', 'is wider than {max} columns', { max: MAX_UPLOAD_COLUMNS }), 413);
 
 /** "A" for the first column, "AA" for the 27th: as a spreadsheet names its columns. */
 export const columnLetter = (index: number): string => {
@@ -45,17 +50,21 @@ export const columnLetter = (index: number): string => {
  * column (letter and header): field `rows[12].Name`, message "Row 12, column C (Name): longer than 2,000 characters".
  * The whole file is refused (it is read before any row is checked), so the sentence is also the answer's message.
  */
-export function cellProblem(row: number, index: number, header: string | undefined, what: string): HttpError {
+export function cellProblem(row: number, index: number, header: string | undefined, what: Sentence): HttpError {
   const name = header?.trim() ?? '';
-  const message = `Row ${count(row)}, column ${columnLetter(index)}${name && row > 1 ? ` (${name})` : ''}: ${what}`;
-  return new HttpError(400, message, [{ field: `rows[${row}].${name && row > 1 ? name : columnLetter(index)}`, message }]);
+  const where = { row: count(row), column: columnLetter(index), ...sentenceValue('what', what) };
+  const said =
+    name && row > 1
+      ? fill('batch.cellNamed', 'Row {row}, column {column} ({name}): {what}', { ...where, name })
+      : fill('batch.cell', 'Row {row}, column {column}: {what}', where);
+  return new HttpError(400, said, [{ field: `rows[${row}].${name && row > 1 ? name : columnLetter(index)}`, ...said }]);
 }
 /** A problem of one row (a quote not closed): field `rows[4]`, message "Row 4: a quote is not closed". */
-export function rowProblem(row: number, what: string): HttpError {
-  const message = `Row ${count(row)}: ${what}`;
-  return new HttpError(400, message, [{ field: `rows[${row}]`, message }]);
+export function rowProblem(row: number, what: Sentence): HttpError {
+  const said = fill('batch.row', 'Row {row}: {what}', { row: count(row), ...sentenceValue('what', what) });
+  return new HttpError(400, said, [{ field: `rows[${row}]`, ...said }]);
 }
-const tooLong = `longer than ${count(MAX_CELL)} characters`;
+const tooLong = fill('batch.cellTooLong', 'longer than {max} characters', { max: count(MAX_CELL) });
 
 /** csv-parse's errors in plain words, with the row and column they are in (the parser's own words are not shown). */
 function csvProblem(e: { code?: string; records?: number; index?: number }, headers: string[]): HttpError {
@@ -63,32 +72,44 @@ function csvProblem(e: { code?: string; records?: number; index?: number }, head
   const col = e.index ?? 0;
   switch (e.code) {
     case 'CSV_QUOTE_NOT_CLOSED':
-      return rowProblem(row, 'a quote is not closed (a cell that starts with " ends with ", and a quote inside it is written "")');
+      return rowProblem(
+        row,
+        fill('batch.quoteNotClosed', 'a quote is not closed (a cell that starts with " ends with ", and a quote inside it is written "")', {}),
+      );
     case 'CSV_INVALID_CLOSING_QUOTE':
     case 'CSV_NON_TRIMABLE_CHAR_AFTER_CLOSING_QUOTE':
-      return cellProblem(row, col, headers[col], 'text follows the closing quote (a quote inside a quoted cell is written "")');
+      return cellProblem(
+        row,
+        col,
+        headers[col],
+        fill('batch.textAfterQuote', 'text follows the closing quote (a quote inside a quoted cell is written "")', {}),
+      );
     case 'INVALID_OPENING_QUOTE':
       return cellProblem(
         row,
         col,
         headers[col],
-        'a quote in the middle of a cell that does not start with one (put the whole cell in quotes, and write a quote inside it as "")',
+        fill(
+          'batch.quoteInMiddle',
+          'a quote in the middle of a cell that does not start with one (put the whole cell in quotes, and write a quote inside it as "")',
+          {},
+        ),
       );
     case 'CSV_MAX_RECORD_SIZE':
-      return rowProblem(row, 'longer than 64 KB');
+      return rowProblem(row, fill('batch.rowTooLong', 'longer than 64 KB', {}));
     default:
-      return rowProblem(row, 'is not readable as CSV');
+      return rowProblem(row, fill('batch.notCsv', 'is not readable as CSV', {}));
   }
 }
 
 const isZip = (b: Buffer) => b.length > 4 && b[0] === 0x50 && b[1] === 0x4b && b[2] === 0x03 && b[3] === 0x04;
 
 export async function readSheet(buf: Buffer): Promise<Sheet> {
-  if (!buf.length) throw bad('is empty');
-  if (buf.length > MAX_UPLOAD_BYTES) throw bad(`is larger than ${MAX_UPLOAD_BYTES / 1024 / 1024} MB`, 413);
+  if (!buf.length) throw bad(fill('batch.fileEmpty', 'is empty', {}));
+  if (buf.length > MAX_UPLOAD_BYTES) throw bad(fill('batch.fileTooLarge', 'is larger than {size}', { size: mb(MAX_UPLOAD_BYTES) }), 413);
   const table = isZip(buf) ? await readXlsx(buf) : readCsv(buf);
   const nonEmpty = table.filter((r) => r.some((c) => c.trim() !== ''));
-  if (!nonEmpty.length) throw bad('has no header row');
+  if (!nonEmpty.length) throw bad(fill('batch.noHeaderRow', 'has no header row', {}));
   const [head, ...rows] = nonEmpty;
   if (rows.length > MAX_UPLOAD_ROWS) throw tooTall();
   const headers = head.map((h) => h.trim());
@@ -96,14 +117,15 @@ export async function readSheet(buf: Buffer): Promise<Sheet> {
 }
 
 function readCsv(buf: Buffer): string[][] {
-  if ((buf[0] === 0xff && buf[1] === 0xfe) || (buf[0] === 0xfe && buf[1] === 0xff)) throw bad('is UTF-16 text; save it as CSV UTF-8', 415);
+  if ((buf[0] === 0xff && buf[1] === 0xfe) || (buf[0] === 0xfe && buf[1] === 0xff))
+    throw bad(fill('batch.utf16', 'is UTF-16 text; save it as CSV UTF-8', {}), 415);
   let text: string;
   try {
     text = new TextDecoder('utf-8', { fatal: true }).decode(buf);
   } catch {
-    throw bad('is not UTF-8 text (save it as CSV UTF-8, or upload the .xlsx)', 415);
+    throw bad(fill('batch.notUtf8', 'is not UTF-8 text (save it as CSV UTF-8, or upload the .xlsx)', {}), 415);
   }
-  if (text.includes('\u0000')) throw bad('is not a text file (it holds NUL bytes)', 415);
+  if (text.includes('\u0000')) throw bad(fill('batch.notTextFile', 'is not a text file (it holds NUL bytes)', {}), 415);
   // the delimiter the header line uses: comma, semicolon (European spreadsheets) or tab
   // (of at most its first 64 KB: a header line is never longer, and a hostile one is not split whole)
   const head = text.slice(0, 64 * 1024);
@@ -116,7 +138,7 @@ function readCsv(buf: Buffer): string[][] {
     let fields = 0;
     const cast = (value: string, ctx: { index: number; records: number }) => {
       if (ctx.index >= MAX_UPLOAD_COLUMNS) throw tooWide();
-      if (++fields > MAX_UPLOAD_CELLS) throw bad(`has more than ${count(MAX_UPLOAD_CELLS)} cells`, 413);
+      if (++fields > MAX_UPLOAD_CELLS) throw bad(fill('batch.tooManyCells', 'has more than {max} cells', { max: count(MAX_UPLOAD_CELLS) }), 413);
       if (value.length > MAX_CELL) throw cellProblem(ctx.records + 1, ctx.index, headers[ctx.index], tooLong);
       if (ctx.records === 0) headers[ctx.index] = value; // the header row, to name a bad cell's column
       return value;
@@ -201,9 +223,10 @@ async function checkPart(
   const stop = (e: HttpError) => {
     problem ??= e;
   };
-  parser.on('error', (e) => stop(bad(`is not a readable XLSX workbook: ${entry.fileName}: ${String(e.message).slice(0, 160)}`)));
+  parser.on('error', (e) => stop(unreadable(`${entry.fileName}: ${String(e.message).slice(0, 160)}`)));
   parser.on('opentag', (tag) => {
-    if (++depth > XLSX_LIMITS.xmlDepth) return stop(bad(`has XML nested deeper than ${XLSX_LIMITS.xmlDepth} levels (${entry.fileName})`));
+    if (++depth > XLSX_LIMITS.xmlDepth)
+      return stop(bad(fill('batch.xmlTooDeep', 'has XML nested deeper than {max} levels ({part})', { max: XLSX_LIMITS.xmlDepth, part: entry.fileName })));
     const a = tag.attributes as Record<string, string>;
     const name = tag.name.slice(tag.name.indexOf(':') + 1); // x:row (a prefixed namespace) is a row
     if (kind === 'sheet') {
@@ -221,12 +244,13 @@ async function checkPart(
       } else if (name === 'c') {
         column = a.r ? (cellRef(String(a.r))?.[0] ?? column + 1) : column + 1;
         if (column > XLSX_LIMITS.columns) return stop(tooWide());
-        if (++cells > XLSX_LIMITS.cells) return stop(bad(`has more than ${count(XLSX_LIMITS.cells)} cells`, 413));
+        if (++cells > XLSX_LIMITS.cells) return stop(bad(fill('batch.tooManyCells', 'has more than {max} cells', { max: count(XLSX_LIMITS.cells) }), 413));
       }
     } else if (kind === 'sharedStrings') {
       if (name === 'sst' && Number(a.uniqueCount ?? 0) > XLSX_LIMITS.sharedStrings)
-        return stop(bad(`has more than ${count(XLSX_LIMITS.sharedStrings)} different texts`, 413));
-      if (name === 'si' && ++strings > XLSX_LIMITS.sharedStrings) return stop(bad(`has more than ${count(XLSX_LIMITS.sharedStrings)} different texts`, 413));
+        return stop(bad(fill('batch.tooManyTexts', 'has more than {max} different texts', { max: count(XLSX_LIMITS.sharedStrings) }), 413));
+      if (name === 'si' && ++strings > XLSX_LIMITS.sharedStrings)
+        return stop(bad(fill('batch.tooManyTexts', 'has more than {max} different texts', { max: count(XLSX_LIMITS.sharedStrings) }), 413));
     } else if (kind === 'workbook') {
       if (name === 'sheet' && facts.firstSheetRid === undefined)
         facts.firstSheetRid = String(a['r:id'] ?? Object.entries(a).find(([k]) => k.endsWith(':id'))?.[1] ?? '');
@@ -244,17 +268,17 @@ async function checkPart(
       return stop(
         kind === 'sheet' && rowNumber
           ? cellProblem(rowNumber, Math.max(0, column - 1), undefined, tooLong)
-          : bad(`has a text longer than ${count(MAX_XML_TEXT)} characters`),
+          : bad(fill('batch.textTooLong', 'has a text longer than {max} characters', { max: count(MAX_XML_TEXT) })),
       );
     if (kind === 'sharedStrings' && (stringChars += t.length) > XLSX_LIMITS.sharedStringChars)
-      stop(bad(`has more than ${mb(XLSX_LIMITS.sharedStringChars)} of text`, 413));
+      stop(bad(fill('batch.tooMuchText', 'has more than {size} of text', { size: mb(XLSX_LIMITS.sharedStringChars) }), 413));
   });
   const chunks: Buffer[] = [];
   const text = new TextDecoder('utf-8');
   try {
     for await (const chunk of stream as AsyncIterable<Buffer>) {
       budget.left -= chunk.length;
-      if (budget.left < 0) throw bad(`unpacks to more than ${mb(XLSX_LIMITS.unpackedBytes)}`, 413);
+      if (budget.left < 0) throw bad(fill('batch.unpacksTooLarge', 'unpacks to more than {size}', { size: mb(XLSX_LIMITS.unpackedBytes) }), 413);
       chunks.push(chunk);
       parser.write(text.decode(chunk, { stream: true }));
       if (problem) throw problem;
@@ -267,8 +291,13 @@ async function checkPart(
     // yauzl: a part that inflates past the size the directory states (stopped there), broken deflate data
     const message = String((e as Error).message ?? e);
     if (message.startsWith('too many bytes'))
-      throw bad(`is not a readable XLSX workbook: ${entry.fileName} unpacks to more than its zip directory says (${count(entry.uncompressedSize)} bytes)`);
-    throw bad(`is not a readable XLSX workbook: ${entry.fileName}: ${String((e as Error).message ?? e).slice(0, 160)}`);
+      throw bad(
+        fill('batch.partLargerThanSaid', 'is not a readable XLSX workbook: {part} unpacks to more than its zip directory says ({bytes} bytes)', {
+          part: entry.fileName,
+          bytes: count(entry.uncompressedSize),
+        }),
+      );
+    throw unreadable(`${entry.fileName}: ${String((e as Error).message ?? e).slice(0, 160)}`);
   }
   return { bytes: Buffer.concat(chunks), facts };
 }
@@ -279,24 +308,31 @@ async function readXlsx(buf: Buffer): Promise<string[][]> {
   try {
     zip = await fromBufferPromise(buf, { lazyEntries: true, validateEntrySizes: true, strictFileNames: false });
   } catch (e) {
-    throw bad(`is not a readable XLSX workbook: ${String((e as Error).message ?? e).slice(0, 200)}`);
+    throw unreadable(String((e as Error).message ?? e).slice(0, 200));
   }
   // the central directory, before anything is inflated: how many parts, what each says it unpacks to
-  if (zip.entryCount > XLSX_LIMITS.parts) throw bad(`has more than ${count(XLSX_LIMITS.parts)} parts`, 413);
+  if (zip.entryCount > XLSX_LIMITS.parts) throw bad(fill('batch.tooManyParts', 'has more than {max} parts', { max: count(XLSX_LIMITS.parts) }), 413);
   const entries = new Map<string, Entry>();
   let declared = 0;
   try {
     for await (const e of zip.eachEntry()) {
       declared += e.uncompressedSize;
-      if (declared > XLSX_LIMITS.unpackedBytes) throw bad(`unpacks to more than ${mb(XLSX_LIMITS.unpackedBytes)}`, 413);
+      if (declared > XLSX_LIMITS.unpackedBytes)
+        throw bad(fill('batch.unpacksTooLarge', 'unpacks to more than {size}', { size: mb(XLSX_LIMITS.unpackedBytes) }), 413);
       if (e.uncompressedSize >= XLSX_LIMITS.ratioFloor && e.uncompressedSize > XLSX_LIMITS.ratio * Math.max(1, e.compressedSize)) {
-        throw bad(`unpacks to more than ${XLSX_LIMITS.ratio} times its size (${e.fileName}): a zip bomb, not a workbook`, 413);
+        throw bad(
+          fill('batch.zipBomb', 'unpacks to more than {ratio} times its size ({part}): a zip bomb, not a workbook', {
+            ratio: XLSX_LIMITS.ratio,
+            part: e.fileName,
+          }),
+          413,
+        );
       }
       entries.set(e.fileName, e);
     }
   } catch (e) {
     if (e instanceof HttpError) throw e;
-    throw bad(`is not a readable XLSX workbook: ${String((e as Error).message ?? e).slice(0, 200)}`);
+    throw unreadable(String((e as Error).message ?? e).slice(0, 200));
   }
   const { SaxesParser } = await import('saxes');
   const budget = { left: XLSX_LIMITS.unpackedBytes };
@@ -306,11 +342,11 @@ async function readXlsx(buf: Buffer): Promise<string[][]> {
   };
   const workbook = await part('xl/workbook.xml', 'workbook');
   const rels = await part('xl/_rels/workbook.xml.rels', 'rels');
-  if (!workbook || !rels) throw bad('is not a readable XLSX workbook: it has no xl/workbook.xml');
+  if (!workbook || !rels) throw bad(fill('batch.noWorkbookPart', 'is not a readable XLSX workbook: it has no xl/workbook.xml', {}));
   // the first sheet, as the workbook lists them (a relative target is under xl/)
   const target = rels.facts.rels?.get(workbook.facts.firstSheetRid ?? '');
   const sheetName = target ? (target.startsWith('/') ? target.slice(1) : `xl/${target}`) : undefined;
-  if (!sheetName || !/^xl\/worksheets\/sheet\d+\.xml$/.test(sheetName) || !entries.has(sheetName)) throw bad('has no worksheet');
+  if (!sheetName || !/^xl\/worksheets\/sheet\d+\.xml$/.test(sheetName) || !entries.has(sheetName)) throw bad(fill('batch.noWorksheet', 'has no worksheet', {}));
   const styles = await part('xl/styles.xml', 'styles');
   const shared = await part('xl/sharedStrings.xml', 'sharedStrings');
   const sheet = (await part(sheetName, 'sheet'))!;
@@ -353,22 +389,22 @@ async function readXlsx(buf: Buffer): Promise<string[][]> {
     }
   } catch (e) {
     if (e instanceof HttpError) throw e;
-    throw bad(`is not a readable XLSX workbook: ${String((e as Error).message ?? e).slice(0, 200)}`);
+    throw unreadable(String((e as Error).message ?? e).slice(0, 200));
   } finally {
     zipped.destroy();
   }
-  throw bad('has no worksheet');
+  throw bad(fill('batch.noWorksheet', 'has no worksheet', {}));
 }
 
 /** A cell's text; `col` counts from 1, `headers` is the header row (read first) to name the column. */
 function cellText(v: ExcelJS.CellValue, row: number, col: number, headers: string[] | undefined): string {
-  const problem = (what: string) => cellProblem(row, col - 1, headers?.[col - 1], what);
+  const problem = (what: Sentence) => cellProblem(row, col - 1, headers?.[col - 1], what);
   if (v === null || v === undefined) return '';
   if (v instanceof Date) return v.toISOString().slice(0, 10);
   let s: string;
   if (typeof v === 'object') {
-    if ('formula' in v || 'sharedFormula' in v) throw problem('a formula; upload values only');
-    if ('error' in v) throw problem('an error value');
+    if ('formula' in v || 'sharedFormula' in v) throw problem(fill('batch.formula', 'a formula; upload values only', {}));
+    if ('error' in v) throw problem(fill('batch.errorValue', 'an error value', {}));
     s = 'richText' in v ? v.richText.map((t) => t.text).join('') : 'text' in v ? String(v.text) : '';
   } else s = String(v);
   if (s.length > MAX_CELL) throw problem(tooLong);

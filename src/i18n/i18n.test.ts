@@ -472,6 +472,7 @@ describe("the server's own sentences", () => {
       /\/server\/alarms\//,
       /\/server\/edge\/readerRoutes\.ts$/,
       /\/server\/edge\/ingest\.ts$/,
+      /\/server\/batch\//, // a batch file's bad rows and an unreadable spreadsheet
       /\/server\/auth\/iam\//, // the identity providers' form and the sign-in's return: what the refusal page and the console show
       /\/server\/auth\/accountScope\.ts$/,
     ];
@@ -481,6 +482,10 @@ describe("the server's own sentences", () => {
       [...text.matchAll(/\bfield\b[^{}]{0,80}?\bmessage: ([`'"][^\n]*)/g)].map((m) => `${f.split('/server/')[1]}: ${m[1].slice(0, 70)}`),
     );
     expect(literal).toEqual([]);
+    // an unreadable spreadsheet's problem (server/batch/parse.ts) is a sentence, never words handed to bad() or problem()
+    const parse = files.find(({ f }) => f.endsWith('/server/batch/parse.ts'))!.text;
+    expect(parse).toContain("fill('batch.cellTooLong'");
+    expect([...parse.matchAll(/\b(?:bad|problem|rowProblem|cellProblem)\((?:[^()]*,\s*)?[`'"]/g)].map((m) => m[0])).toEqual([]);
     // and the scan sees the keyed ones
     expect(files.reduce((n, { text }) => n + [...text.matchAll(/\.\.\.fill\('/g)].length, 0)).toBeGreaterThanOrEqual(80);
   });
@@ -575,6 +580,19 @@ describe("the server's sentences with values", () => {
     const starts = [...new Set(all.map((s) => s.template.split('{')[0].trim()))];
     expect(starts.length).toBeGreaterThanOrEqual(8);
     expect(starts.filter((w) => source.includes(`^${w}`) || source.includes(`${w} (\\`))).toEqual([]);
+  });
+
+  it("say an unreadable spreadsheet's cell by its key, the cell's problem by its own key inside (issue 48)", async () => {
+    await loadLocale('zh-CN');
+    const { saySentence } = await import('./index');
+    const { cellProblem, rowProblem } = await import('../../server/batch/parse');
+    const { fill } = await import('../../contract');
+    const cell = cellProblem(3, 1, 'First', fill('batch.formula', 'a formula; upload values only', {}));
+    expect(cell.message).toBe('Row 3, column B (First): a formula; upload values only');
+    expect(saySentence({ message: cell.message, code: cell.code!, values: cell.values! }, 'zh-CN')).toBe('第 3 行第 B 列（First）：是公式；请只上传值');
+    expect(cell.violations![0]).toMatchObject({ field: 'rows[3].First', code: 'batch.cellNamed' });
+    const row = rowProblem(4, fill('batch.notCsv', 'is not readable as CSV', {}));
+    expect(saySentence({ message: row.message, code: row.code!, values: row.values! }, 'zh-CN')).toBe('第 4 行：无法按 CSV 读取');
   });
 
   it("say an action's hint (a declaration's needs) by its key, the hint in the console's words as beside its button (issue 48)", async () => {
