@@ -446,7 +446,8 @@ describe("the server's own sentences", () => {
     const NOT_SHOWN = new Set(['JWT-Invalid']);
     const files = serverFiles();
     const literal = files.flatMap(({ f, text }) =>
-      [...text.matchAll(/HttpError\(\s*\d{3},\s*(['"])((?:(?!\1)[^\\])+)\1/g)].map((m) => ({ where: f.split('/server/')[1], message: m[2] })),
+      // the status a number or a name (`new HttpError(status, 'Validation failed')` hid from a scan of numbers alone)
+      [...text.matchAll(/HttpError\(\s*(?:\d{3}|[\w.]+),\s*(['"])((?:(?!\1)[^\\])+)\1/g)].map((m) => ({ where: f.split('/server/')[1], message: m[2] })),
     );
     expect(literal.filter((l) => !NOT_SHOWN.has(l.message)).map((l) => `${l.where}: ${l.message}`)).toEqual([]);
     // the scan reads the keyed ones (fill( as the refusal) and the constants made by fill (LOCKED, INVALID_REQUEST)
@@ -495,7 +496,7 @@ describe("the server's sentences with values", () => {
   it('are built with fill(template), never a template literal: the transport problems an integrator sees too', () => {
     // a JSON body the console never sends and the background upload of a session recording were the last (issue 48)
     const literal = serverFiles().flatMap(({ f, text }) =>
-      [...text.matchAll(/HttpError\(\s*\d+,\s*`([^`]*)`/g)].map((m) => `${f.split('/server/')[1]}: ${m[1]}`),
+      [...text.matchAll(/HttpError\(\s*(?:\d+|[\w.]+),\s*`([^`]*)`/g)].map((m) => `${f.split('/server/')[1]}: ${m[1]}`),
     );
     expect(literal).toEqual([]);
     // the scan reads the transport's refusals, keyed
