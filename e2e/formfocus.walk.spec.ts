@@ -13,7 +13,7 @@
 // as the field lost the focus) lost the click on four forms (src/ui/FocusForm.tsx keeps the focus in the field).
 import { expect, test, type Page } from './fixtures';
 import { SETTLED_AND_WHOLE, watchConsole, type Problem } from './console.helpers';
-import { bearer, signIn } from './helpers';
+import { bearer, requestsSettled, signIn } from './helpers';
 import { ROUTES } from '../src/app/routeTable';
 import { CATALOGUE, routeRows } from '../contract';
 
@@ -26,12 +26,29 @@ const asPattern = (path: string) => new RegExp(`^${path.replace(/[.]/g, '\\.').r
 
 const view = (path: string) => `[data-testid="view"][data-view-path="${path}"]`;
 
-/** Opens `path` inside the running console (the router follows history) and waits until it has settled. */
+/**
+ * Opens `path` inside the running console (the router follows history) and waits until it has settled: at this address
+ * (else false: not the administrator's), its view shown, no visible view busy (aria-busy, a skeleton), no Access
+ * denied and no error boundary. Waited for in the page at every frame (one call; locator assertions polled from here
+ * check at 0, 100, 250, 500 ms, …); a screen that does not settle in time is asked again by those assertions, which
+ * say what is missing.
+ */
 async function open(page: Page, path: string): Promise<boolean> {
   await page.evaluate((p) => {
     window.history.pushState({}, '', p);
     window.dispatchEvent(new PopStateEvent('popstate'));
   }, path);
+  let state = await settledIn(page, path);
+  if (state === 'settled') {
+    // a form drawn once its data came shows no busy mark meanwhile on every screen (shift settings, the floor plan
+    // monitor's settings): settled also means no request of the console's on its way, and then drawn (two frames)
+    await requestsSettled(page);
+    await page.evaluate(() => new Promise<void>((done) => requestAnimationFrame(() => requestAnimationFrame(() => done()))));
+    state = await settledIn(page, path);
+  }
+  if (state === 'elsewhere') return false;
+  if (state === 'settled') return true;
+  // not settled in time, or refused or broken: the same conditions one by one, each failing with its own message
   await expect(page.getByTestId('app-shell').or(page.getByTestId('forbidden'))).toBeVisible();
   if (new URL(page.url()).pathname !== path) return false;
   await expect(page.locator(view(path))).toBeVisible();
@@ -40,17 +57,50 @@ async function open(page: Page, path: string): Promise<boolean> {
   return true;
 }
 
+/** Where the console is once `path` was asked for, looked at in the page every frame; null when not settled in 20 s. */
+async function settledIn(page: Page, path: string): Promise<'elsewhere' | 'broken' | 'settled' | null> {
+  return page
+    .waitForFunction(
+      (p) => {
+        // visible as Playwright means it: rendered (not display:none nor visibility:hidden) with a box
+        const shown = (el: Element | null) => !!el && el.checkVisibility({ visibilityProperty: true }) && el.getClientRects().length > 0;
+        if (!shown(document.querySelector('[data-testid="app-shell"]')) && !shown(document.querySelector('[data-testid="forbidden"]'))) return false;
+        if (location.pathname !== p) return 'elsewhere';
+        if (document.querySelector('[data-testid="forbidden"], [data-testid="error-boundary"]')) return 'broken';
+        const view = document.querySelector(`[data-testid="view"][data-view-path="${p}"]`);
+        if (!shown(view) || view!.querySelector('.bp6-skeleton')) return false;
+        const views = Array.from(document.querySelectorAll('[data-testid="view"]')).filter(shown);
+        return views.some((v) => v.querySelector('[aria-busy="true"]')) ? false : 'settled';
+      },
+      path,
+      { polling: 'raf', timeout: 20_000 },
+    )
+    .then((h) => h.jsonValue() as Promise<'elsewhere' | 'broken' | 'settled'>)
+    .catch(() => null);
+}
+
 /** The form of the view that has a save button (the one the walk saves). */
 const formOf = (path: string) => `${view(path)} form:has([data-testid="form-save"])`;
 
-/** What a save came to: fields in error, a refusal said above the fields, saved (a toast, or the form left), or not yet. */
-async function outcome(page: Page, path: string): Promise<'invalid' | 'refused' | 'saved' | null> {
-  if (new URL(page.url()).pathname !== path) return 'saved';
-  const form = page.locator(formOf(path));
-  if (await form.locator('.bp6-form-group.bp6-intent-danger').count()) return 'invalid';
-  if (await form.locator('[data-testid="form-error"], [data-testid="form-violations"]').count()) return 'refused';
-  if (await page.locator('.bp6-toast.bp6-intent-success').count()) return 'saved';
-  return null;
+/**
+ * What a save came to, once it came to something: fields in error, a refusal said above the fields, or saved (a toast,
+ * or the form left). Looked at in the page at every frame: polled from here (expect.poll: after 100, 250, 500 ms, then
+ * every second) a refusal drawn a moment after a look waited for the next.
+ */
+async function outcome(page: Page, path: string): Promise<'invalid' | 'refused' | 'saved'> {
+  const handle = await page.waitForFunction(
+    ([p, form]) => {
+      if (location.pathname !== p) return 'saved';
+      const f = document.querySelector(form);
+      if (f?.querySelector('.bp6-form-group.bp6-intent-danger')) return 'invalid';
+      if (f?.querySelector('[data-testid="form-error"], [data-testid="form-violations"]')) return 'refused';
+      if (document.querySelector('.bp6-toast.bp6-intent-success')) return 'saved';
+      return false;
+    },
+    [path, formOf(path)] as const,
+    { polling: 'raf', timeout: 20_000 },
+  );
+  return (await handle.jsonValue()) as 'invalid' | 'refused' | 'saved';
 }
 
 /**
@@ -112,9 +162,9 @@ async function bad(page: Page, path: string) {
 /** Saves the form and waits for what it comes to. */
 async function save(page: Page, path: string) {
   await page.locator(formOf(path)).locator('[data-testid="form-save"]').click({ timeout: 20_000 });
-  let result: Awaited<ReturnType<typeof outcome>> = null;
-  await expect.poll(async () => (result = await outcome(page, path)), { message: `${path}: the save came to nothing` }).not.toBeNull();
-  return result!;
+  return outcome(page, path).catch((e: Error) => {
+    throw new Error(`${path}: the save came to nothing (${e.message.split('\n')[0]})`);
+  });
 }
 
 /** Whether a field the keyboard types into is marked required (then the form is saved emptied, else with bad values). */
