@@ -1,18 +1,14 @@
 // The server stops mid-stream and comes back: the console reconnects by itself, and what happened while it
 // was not listening (an event, a new alarm) is read back from REST, so it shows exactly the server's truth.
+//
+// Both tests stop and start the worker's own server (e2e/fixtures.ts), as a crash and a restart would: the specs after
+// them on this worker find it as it was, the server's crash test holding what a kill keeps (server/crash.test.ts). A
+// server of this spec's own cost one more start, 9 s of processor time and at load 11 about a minute and a half of
+// the worker's time (2026-12-04).
 import { expect, test } from './fixtures';
-import { ownServer, type OwnServer } from './server';
 import { signIn } from './helpers';
 
-let server: OwnServer;
-test.beforeAll(async () => {
-  server = await ownServer('reconnect');
-});
-test.afterAll(async () => {
-  await server?.dispose();
-});
-
-test('stop the server mid-stream, restart it: the console reconnects and resyncs events and alarms', async ({ page, request }) => {
+test('stop the server mid-stream, restart it: the console reconnects and resyncs events and alarms', async ({ page, request, server }) => {
   test.setTimeout(120_000);
   await page.clock.install(); // real time flows; paused below so the console cannot reconnect before the gap is made
   const at = (path: string) => `${server.url}${path}`;
@@ -47,7 +43,7 @@ test('stop the server mid-stream, restart it: the console reconnects and resyncs
   await expect(page.getByTestId('alarm-row').filter({ hasText: 'Loading Bay' }).first()).toBeVisible();
 });
 
-test('a history load the server never answered is read again once the console is back', async ({ page, request }) => {
+test('a history load the server never answered is read again once the console is back', async ({ page, request, server }) => {
   test.setTimeout(120_000);
   const at = (path: string) => `${server.url}${path}`;
   await signIn(page, 'operator', undefined, server.url);
