@@ -30,6 +30,14 @@ async function expectWhole(cell: import('@playwright/test').Locator) {
   expect(fits, `cut: ${await cell.textContent()}`).toBe(true);
 }
 
+/**
+ * The edge's deadlines here (`until`'s own is 10 s, made for the edge tests of vitest): in the end-to-end run the edge
+ * runs inside the Playwright worker beside chromium and two servers, and at load 12 its first link and snapshot took
+ * longer than 10 s (2026-12-04): the test failed, and its retry cost 104 s and a new worker with a server of its own.
+ * A passing test never waits a deadline out.
+ */
+const EDGE_WAIT = 60_000;
+
 /** 2026-11-24 is a Tuesday; Northwind's zone is Asia/Kuala_Lumpur (UTC+8). */
 const local = (hhmm: string) => Date.parse(`2026-11-24T${hhmm}:00+08:00`);
 
@@ -66,7 +74,7 @@ test('an offline edge: soft anti-passback and the snapshot on its row; Why? of i
   try {
     edge = startEdge({ server: proxy.url(), key, dataDir, backoff: { first: 50, max: 300 }, log: () => {} });
     const e = edge;
-    await until('online with the zone', () => e.link.online && e.store.held?.snapshot.doors.find((d) => d.id === doorId)?.entryZoneId);
+    await until('online with the zone', () => e.link.online && e.store.held?.snapshot.doors.find((d) => d.id === doorId)?.entryZoneId, EDGE_WAIT);
     // every group's schedule at the door until 18:00 (what the edge will decide with offline)
     const schedule = await api('post', '/event/manage/schedules', {
       name: 'Until six (edge e2e)',
@@ -83,13 +91,13 @@ test('an offline edge: soft anti-passback and the snapshot on its row; Why? of i
         members: g.members,
         updatedAt: (await api('get', `/event/manage/access-groups/${g.id}`)).updatedAt,
       });
-    const used = await until('the schedule at the edge', () => (e.store.held!.version > before ? e.store.held : null));
+    const used = await until('the schedule at the edge', () => (e.store.held!.version > before ? e.store.held : null), EDGE_WAIT);
     // the server told (applied) before the link goes
-    await until('applied on the server', async () => (await api('get', `/event/manage/controllers/${controller.id}`)).edgeApplied === used.version);
+    await until('applied on the server', async () => (await api('get', `/event/manage/controllers/${controller.id}`)).edgeApplied === used.version, EDGE_WAIT);
 
     // the link cut: the Controllers row says it, the snapshot's version and age, and the soft anti-passback
     await proxy.cut();
-    await until('offline', () => !e.link.online);
+    await until('offline', () => !e.link.online, EDGE_WAIT);
     await page.setViewportSize({ width: 1440, height: 900 });
     await signIn(page, 'admin', { client: 'Northwind Logistics', at: '/hardware/controllers' }, base);
     // (the only edge controller: its cells are the list's only Edge and Snapshot texts)
