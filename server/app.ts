@@ -21,7 +21,7 @@ import { startRetention } from './resources/settings';
 import { reportJobRoutes, startReportJobs } from './reports';
 import { startAutoBackups } from './backup/backups';
 import { backupRoutes, type BackupOptions } from './backup/routes';
-import { noteBodyRoute, parseJsonBody } from './http/kit';
+import { fill, noteBodyRoute, parseJsonBody } from './http/kit';
 import { DEFAULT_RATE_LIMIT, authRoutes, type RateLimit, type ResetNotice } from './http/auth';
 import { crudRoutes } from './crud/plugin';
 import { resourceHooks } from './resources';
@@ -302,7 +302,13 @@ export async function buildServer(opts: ServerOptions) {
       global: false,
       keyGenerator: (req) => req.ip,
       // in words a person at the sign-in form reads (the plugin's own: "Rate limit exceeded, retry in 9 seconds")
-      errorResponseBuilder: (_req, ctx) => Object.assign(new Error(`Too many attempts from this computer: try again in ${ctx.after}`), { statusCode: 429 }),
+      // issue 48: with its key (server/http/errors.ts answers `said`), the wait in seconds
+      errorResponseBuilder: (_req, ctx) => {
+        const said = fill('signIn.tooManyAttempts', 'Too many attempts from this computer: try again in {seconds} seconds', {
+          seconds: Math.max(1, Math.ceil(ctx.ttl / 1000)),
+        });
+        return Object.assign(new Error(said.message), { statusCode: 429, said });
+      },
     });
   // Every route group is a Fastify plugin of its own (issue 48): registered here, loaded in its own encapsulated context
   // when the server gets ready, with the root's hooks above (authentication, account scope, schemas, error answers);

@@ -83,6 +83,8 @@ describe('sign-in', () => {
       // said as a person at the sign-in form reads it, with no violation of a body that was not at fault
       expect(JSON.parse(refused.body).message).toMatch(/^Too many attempts from this computer: try again in \d+ (second|minute)s?$/);
       expect(JSON.parse(refused.body).violations ?? []).toEqual([]);
+      // issue 48: with its key, the wait a value (the console says it in zh-CN)
+      expect(JSON.parse(refused.body)).toMatchObject({ code: 'signIn.tooManyAttempts', values: { seconds: expect.any(Number) } });
       expect(Number(refused.headers['retry-after'])).toBeGreaterThan(0);
       expect((await login('10.0.0.2')).statusCode).toBe(401); // another address has its own count
       // a client cannot pick its own address: X-Forwarded-For is not believed unless TRUST_PROXY says whose

@@ -3,6 +3,7 @@
 // large, wrong content type, a malformed URL, a refused schema) with a violation; anything else a logged 500.
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import { DATABASE_UNAVAILABLE, DATA_DIR_READ_ONLY, DISK_FULL, DiskFullError, isDatabaseUnavailable, type Db } from '../db/db';
+import type { Sentence } from '../../contract';
 import { HttpError, errorBody, fill, saidOf } from './kit';
 
 export function errorHandler(db: Db) {
@@ -28,7 +29,7 @@ export function errorHandler(db: Db) {
     }
     // the rate limit (sign-in, reset, registration per address; its words at the plugin's registration in server/app.ts):
     // not a fault of the body, so no violation of it (the sign-in form said "(body): Rate limit exceeded, …")
-    if (e.statusCode === 429) return reply.code(429).send(errorBody(429, e.message));
+    if (e.statusCode === 429) return reply.code(429).send(errorBody(429, (err as { said?: Sentence }).said ?? e.message));
     if (e.statusCode && e.statusCode >= 400 && e.statusCode < 500) {
       // fastify's own: body too large, wrong content type, a malformed URL
       return reply.code(e.statusCode).send(errorBody(e.statusCode, e.message, [{ field: '(body)', message: e.message }]));

@@ -376,6 +376,7 @@ export const zhSentences: Record<string, string> = {
   'totp.alreadySetUp': '已设置身份验证器应用：请先将其移除',
   'totp.codeWrongCheckClock': '验证码错误：请检查设备的时钟',
   'totp.noneSetUp': '尚未设置身份验证器应用',
+  'signIn.tooManyAttempts': '此计算机的尝试次数过多：请在 {seconds} 秒后重试',
   'account.locked': '登录失败次数过多，账户已被锁定，请稍后再试',
   'signIn.invalid': '用户名或密码错误',
   'backup.noBackupDir': '此服务器启动时没有指定保存备份的位置（BACKUP_DIR）',
