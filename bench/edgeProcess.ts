@@ -7,7 +7,7 @@
 // - `tsx bench/edgeProcess.ts resync DATA_DIR SERVER KEY EVENTS LIVE_EVERY_MS DOOR,DOOR,… [UPLOAD_BATCH]`: an edge
 //   whose journal holds EVENTS undelivered events, connected to SERVER. One JSON line each: `online` when the server
 //   welcomed it (its upload starts), `swipe` for each live card presented at one of its doors every LIVE_EVERY_MS
-//   (the card, when, and how long the door took to decide and journal it), `done` when the server has every event (with the processor time the edge used from `online`, µs).
+//   (the card, when, how long the door took to decide and journal it, and of that the journal's append with its fsync), `done` when the server has every event (with the processor time the edge used from `online`, µs).
 //   Times are epoch milliseconds with a fraction (performance.timeOrigin + now()), comparable across processes.
 import { PerformanceObserver, performance } from 'node:perf_hooks';
 import { startEdge } from '../edge/main';
@@ -30,11 +30,12 @@ if (process.argv[2] === 'resync') {
   if (edge.journal.undelivered < Number(events)) throw new Error(`the edge opened ${edge.journal.undelivered} undelivered events, not ${events}`);
   let ticker: ReturnType<typeof setInterval> | null = null;
   let online = false;
-  // BENCH_EDGE_TRACE=1: where a slow swipe's time went (the journal's append with its fsync, garbage collection)
+  // each swipe's time apart: the journal's append (its write and fsync: the disk's) and the rest (the decision and the
+  // entry: the edge's own); BENCH_EDGE_TRACE=1 also says each slow swipe with the garbage collections beside it
   const trace = !!process.env.BENCH_EDGE_TRACE;
   const gcs: { start: number; ms: number; kind: number }[] = [];
   let appendMs = 0;
-  if (trace) {
+  if (trace)
     new PerformanceObserver((list) => {
       for (const e of list.getEntries())
         gcs.push({
@@ -43,16 +44,15 @@ if (process.argv[2] === 'resync') {
           kind: (e as PerformanceEntry & { detail?: { kind?: number } }).detail?.kind ?? -1,
         });
     }).observe({ entryTypes: ['gc'] });
-    const append = edge.journal.append.bind(edge.journal);
-    edge.journal.append = (e) => {
-      const t = performance.now();
-      try {
-        return append(e);
-      } finally {
-        appendMs += performance.now() - t;
-      }
-    };
-  }
+  const append = edge.journal.append.bind(edge.journal);
+  edge.journal.append = (e) => {
+    const t = performance.now();
+    try {
+      return append(e);
+    } finally {
+      appendMs += performance.now() - t;
+    }
+  };
   let cpu = process.cpuUsage();
   edge.link.on((what) => {
     if (what !== 'online' || online) return;
@@ -67,7 +67,7 @@ if (process.argv[2] === 'resync') {
       appendMs = 0;
       edge.swipe({ doorId: doorIds[n % doorIds.length], card });
       const end = now();
-      say({ swipe: card, at, doorMs: end - at });
+      say({ swipe: card, at, doorMs: end - at, appendMs });
       if (trace && end - at > 10) {
         const gc = gcs.filter((g) => g.start + g.ms >= at && g.start <= end);
         console.error(`slow swipe ${(end - at).toFixed(1)} ms: append ${appendMs.toFixed(1)} ms, gc ${JSON.stringify(gc)}`);

@@ -62,7 +62,9 @@ function edgeDetails(r: Json): string[] {
     `| the edge process holding the snapshot (${fmt(r.snapshotMb)} MB of JSON) | ${fmt(r.edgeProcess?.rssMb)} MB resident, peak ${fmt(r.edgeProcess?.peakMb)} MB, loaded in ${fmt(r.edgeProcess?.loadMs)} ms | < ${fmt(t.rssMb)} MB |`,
     `| a change on the REST API in force at the edge (${fmt(r.changeInForceMs?.n)} changes) | p50 ${fmt(r.changeInForceMs?.p50)} ms, p99 ${fmt(r.changeInForceMs?.p99)} ms | p99 < ${fmt(t.changeP99Ms)} ms |`,
     `| resync: ${fmt(r.resync?.events)} swipes journaled offline delivered once reconnected | ${fmt(r.resync?.perS)}/s in ${fmt(r.resync?.ms)} ms; the device interface at saturation ${fmt(r.resync?.deviceIngestPerS)}/s (ratio ${fmt(r.resync?.ratio)}) | ≥ ${fmt(t.resyncToIngestAtLeast)} of the device interface |`,
-    `| live swipes during that resync, every 100 ms: at its own doors, decided and journaled (fsync) | p50 ${fmt(r.resync?.live?.doorMs?.p50)} ms, p99 ${fmt(r.resync?.live?.doorMs?.p99)} ms | p99 < ${fmt(t.liveDoorP99Ms)} ms |`,
+    `| live swipes during that resync, every 100 ms: at its own doors, decided and journaled (fsync) | p50 ${fmt(r.resync?.live?.doorMs?.p50)} ms, p99 ${fmt(r.resync?.live?.doorMs?.p99)} ms | — |`,
+    `| … of that, the edge's own (all but the journal's append) | p50 ${fmt(r.resync?.live?.doorOwnMs?.p50)} ms, p99 ${fmt(r.resync?.live?.doorOwnMs?.p99)} ms | p99 < ${fmt(t.liveDoorOwnP99Ms)} ms |`,
+    `| … and the journal's append with its fsync (the disk's) | p50 ${fmt(r.resync?.live?.doorJournalAppendMs?.p50)} ms, p99 ${fmt(r.resync?.live?.doorJournalAppendMs?.p99)} ms | — |`,
     `| … at another controller's edge, online beside it: swipe to the server's publish to the consoles | p50 ${fmt(r.resync?.live?.otherToConsoleMs?.p50)} ms, p99 ${fmt(r.resync?.live?.otherToConsoleMs?.p99)} ms | p99 < ${fmt(t.liveOtherToConsoleP99Ms)} ms |`,
     `| … at its own doors, to the consoles (behind the journal's older events: in order) | p50 ${fmt(r.resync?.live?.toConsoleMs?.p50)} ms, p99 ${fmt(r.resync?.live?.toConsoleMs?.p99)} ms | — |`,
   ];
