@@ -6,6 +6,14 @@ import { DATABASE_UNAVAILABLE, DATA_DIR_READ_ONLY, DISK_FULL, DiskFullError, isD
 import type { Sentence } from '../../contract';
 import { HttpError, errorBody, fill, saidOf } from './kit';
 
+/** Fastify's refusals of a request's body, each a sentence with its key and fastify's English (issue 48). */
+const FASTIFY_SAID: Record<string, Sentence> = {
+  FST_ERR_CTP_BODY_TOO_LARGE: fill('request.bodyTooLarge', 'Request body is too large', {}),
+  FST_ERR_CTP_INVALID_MEDIA_TYPE: fill('request.unsupportedMediaType', 'Unsupported Media Type', {}),
+  FST_ERR_CTP_INVALID_CONTENT_LENGTH: fill('request.lengthMismatch', 'Request body size did not match Content-Length', {}),
+  FST_ERR_CTP_EMPTY_JSON_BODY: fill('request.emptyJsonBody', "Body cannot be empty when content-type is set to 'application/json'", {}),
+};
+
 export function errorHandler(db: Db) {
   return (err: FastifyError | Error, req: FastifyRequest, reply: FastifyReply) => {
     if (err instanceof HttpError) {
@@ -31,8 +39,10 @@ export function errorHandler(db: Db) {
     // not a fault of the body, so no violation of it (the sign-in form said "(body): Rate limit exceeded, …")
     if (e.statusCode === 429) return reply.code(429).send(errorBody(429, (err as { said?: Sentence }).said ?? e.message));
     if (e.statusCode && e.statusCode >= 400 && e.statusCode < 500) {
-      // fastify's own: body too large, wrong content type, a malformed URL
-      return reply.code(e.statusCode).send(errorBody(e.statusCode, e.message, [{ field: '(body)', message: e.message }]));
+      // fastify's own: body too large, wrong content type, a malformed URL; the usual ones by their key (issue 48), any
+      // other in fastify's words
+      const said = (e.code && FASTIFY_SAID[e.code]) || e.message;
+      return reply.code(e.statusCode).send(errorBody(e.statusCode, said, [{ field: '(body)', ...(typeof said === 'string' ? { message: said } : said) }]));
     }
     req.log.error({ err, route: req.routeOptions.url, method: req.method }, 'request failed');
     return reply.code(500).send(errorBody(500, fill('server.failed', 'Internal Server Error', {})));

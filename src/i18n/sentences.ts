@@ -312,6 +312,11 @@ export const zhSentences: Record<string, string> = {
   'door.tampered': '{door} 报告被破坏：检查前请保持锁定。',
   // issue 48: the server's fixed refusals (an HttpError's message), by key: the console says them by it, never by their English
   'request.invalid': '校验未通过',
+  // fastify's own refusals of a body (server/http/errors.ts)
+  'request.bodyTooLarge': '请求体过大',
+  'request.unsupportedMediaType': '不支持的媒体类型',
+  'request.lengthMismatch': '请求体大小与 Content-Length 不符',
+  'request.emptyJsonBody': 'content-type 为 application/json 时请求体不能为空',
   'route.notFound': '找不到该地址',
   'server.failed': '服务器内部错误',
   'account.thisClientAlone': '此账户仅在此客户中使用：请改为停用它',

@@ -208,6 +208,16 @@ describe('the refusals the review named, said in zh-CN by their key', () => {
       zh: '必须是 8 到 64 个字母、数字或短横线',
     },
     {
+      what: "a body of a media type no route takes (fastify's own refusal)",
+      ask: async () => {
+        const r = await s.app.inject({ method: 'POST', url: API.login, headers: { 'content-type': 'text/csv' }, payload: 'x' });
+        return { status: r.statusCode, body: r.json() };
+      },
+      status: 415,
+      code: 'request.unsupportedMediaType',
+      zh: '不支持的媒体类型',
+    },
+    {
       what: 'a path no route answers',
       ask: () => s.call('GET', '/central/1.0/no-such-route', { token: admin }),
       status: 404,
