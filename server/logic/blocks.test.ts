@@ -132,9 +132,13 @@ describe('logical blocks', () => {
   it('refuses a block without what its action needs, or naming another tenant’s output, field by field', async () => {
     const noOutput = await s.call('POST', BLOCKS, { token: admin, body: { name: 'Half a rule', trigger: 'door.forced', action: 'pulse-output' } });
     expect(noOutput.status).toBe(400);
-    expect(noOutput.body.violations).toEqual([{ field: 'outputId', message: 'is required to pulse an output' }]);
+    expect(noOutput.body.violations).toEqual([
+      { field: 'outputId', message: 'is required to pulse an output', code: 'resource.logicalBlocks.rule.outputId', values: {} },
+    ]);
     const noDoor = await s.call('POST', BLOCKS, { token: admin, body: { name: 'Half a rule', trigger: 'door.forced', action: 'lock-door' } });
-    expect(noDoor.body.violations).toEqual([{ field: 'actionDoorId', message: 'is required to move a door' }]);
+    expect(noDoor.body.violations).toEqual([
+      { field: 'actionDoorId', message: 'is required to move a door', code: 'resource.logicalBlocks.rule.actionDoorId', values: {} },
+    ]);
     const theirs = Number((await s.db.query<{ id: number }>('select id from outputs where client_id <> $1 order by id limit 1', [northwind])).rows[0].id);
     const foreign = await s.call('POST', BLOCKS, {
       token: admin,

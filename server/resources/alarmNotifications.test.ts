@@ -82,7 +82,9 @@ describe('alarm notifications', () => {
     expect(group.status).toBe(201);
     const none = await s.call('POST', alarmNotificationsResource.api, { token: admin, body: { name: 'Nobody', maxPriority: 1, enabled: true } });
     expect(none.status).toBe(400);
-    expect(none.body.violations).toEqual([{ field: 'webHookId', message: 'is required unless an operator group is told' }]);
+    expect(none.body.violations).toEqual([
+      { field: 'webHookId', message: 'is required unless an operator group is told', code: 'resource.alarmNotifications.rule.webHookId', values: {} },
+    ]);
     expect(await s.count(`select 1 from alarm_notifications where name = 'Nobody'`)).toBe(0);
     const made = await s.call('POST', alarmNotificationsResource.api, {
       token: admin,
