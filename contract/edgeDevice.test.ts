@@ -104,6 +104,8 @@ describe('the device message’s compiled quick check', () => {
       { ...swipe, pointId: 'x'.repeat(65) },
       { ...swipe, messageCode: 'swipe' },
       { ...swipe, more: 1 },
+      { ...swipe, messageValues: [] }, // an array is no record (the property found it one run in three)
+      { ...swipe, messageValues: ['Lobby'] },
     ]) {
       expect(accepted(bad)).toBe(false);
       expect(deviceEventCheck()(bad)).toBe(false);
