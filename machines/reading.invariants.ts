@@ -4,7 +4,7 @@
 
 /** The part of the snapshot the invariants read (not imported from ./reading: that imports this file). */
 type Held = {
-  context: { output: unknown; error: string | { message: string } | null; waiting: boolean; owed: boolean };
+  context: { output: unknown; error: string | { message: string } | null; waiting: boolean; owed: boolean; stale: boolean };
   children: Record<string, unknown>;
   hasTag: (tag: string) => boolean;
 };
@@ -13,9 +13,9 @@ const reads = (s: Held) => 'read' in s.children;
 export const invariants = {
   machine: { 'busy exactly while a read is on its way': (s: Held) => s.hasTag('busy') === reads(s) },
   loading: { 'a read is on its way': (s: Held) => reads(s) },
-  ready: { 'the answer is in: nothing owed, no error': ({ context: c }: Held) => !c.owed && c.error === null },
+  ready: { 'the answer is in: nothing owed, nothing stale, no error': ({ context: c }: Held) => !c.owed && !c.stale && c.error === null },
   failed: {
     'why it failed is said, nothing owed': ({ context: c }: Held) =>
-      !!c.error && (typeof c.error === 'string' ? c.error : c.error.message).trim() !== '' && !c.owed,
+      !!c.error && (typeof c.error === 'string' ? c.error : c.error.message).trim() !== '' && !c.owed && !c.stale,
   },
 };

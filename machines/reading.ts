@@ -1,6 +1,7 @@
 // One read-only answer a screen shows (the division choices of a form, the dashboard's figures, …), owned by the view
 // that shows it (src/app/useViewActor.ts): loading → ready | failed, `read.reload` reads again. The last answer stays
-// while the next one loads (no blink to a spinner). The machine's input (a zone's id, …) is the read's input. What is
+// while the next one loads (no blink to a spinner). A reload while a read is on its way reads again once that one is in:
+// the read in flight may have started before the change the reload was sent for. The machine's input (a zone's id, …) is the read's input. What is
 // read is the `read` actor the caller provides (src/system/readActors.ts).
 // A live reading (the dashboard, issue 10) is sent `read.changed` instead of `read.reload` when a real-time notice says
 // something changed: it reads again at most every DASHBOARD_LIVE_MS, and never while a read is still on its way — a
@@ -21,6 +22,9 @@ export interface ReadingContext {
   waiting: boolean;
   /** the wait ended while a read was on its way: read again once it is in */
   owed: boolean;
+  /** a reload came while a read was on its way: that read may have started before the change the reload is for (a
+   *  door held by a threat level set meanwhile), so its answer is shown and read again at once */
+  stale: boolean;
 }
 /**
  * `read.reload` reads again keeping the last answer on screen; `read.restart` drops it first (another client), with
@@ -42,6 +46,7 @@ export const readingMachine = setup({
   delays: { live: DASHBOARD_LIVE_MS },
   guards: {
     owed: ({ context }) => context.owed,
+    stale: ({ context }) => context.stale,
   },
   actions: {
     /** start the wait, unless one is on its way already */
@@ -53,7 +58,7 @@ export const readingMachine = setup({
   },
 }).createMachine({
   id: 'reading',
-  context: ({ input }) => ({ input: input ?? null, output: null, error: null, waiting: false, owed: false }),
+  context: ({ input }) => ({ input: input ?? null, output: null, error: null, waiting: false, owed: false, stale: false }),
   initial: 'loading',
   meta: { invariants: invariants.machine },
   on: {
@@ -61,23 +66,31 @@ export const readingMachine = setup({
     'read.restart': {
       target: '.loading',
       reenter: true,
-      actions: assign(({ context, event }) => ({ input: event.input === undefined ? context.input : event.input, output: null, error: null })),
+      actions: assign(({ context, event }) => ({ input: event.input === undefined ? context.input : event.input, output: null, error: null, stale: false })),
     },
   },
   states: {
     loading: {
       tags: ['busy'],
       meta: { invariants: invariants.loading },
-      on: { 'live.due': { actions: assign({ waiting: false, owed: true }) } },
+      on: { 'live.due': { actions: assign({ waiting: false, owed: true }) }, 'read.reload': { actions: assign({ stale: true }) } },
       invoke: {
         id: 'read',
         src: 'read',
         input: ({ context }: { context: ReadingContext }) => context.input,
         onDone: [
+          // the read again at once also pays what the end of a wait owed
+          {
+            guard: 'stale',
+            target: 'loading',
+            reenter: true,
+            actions: assign({ output: ({ event }) => event.output, error: null, owed: false, stale: false }),
+          },
           { guard: 'owed', target: 'ready', actions: [assign({ output: ({ event }) => event.output, error: null, owed: false }), 'wait'] },
           { target: 'ready', actions: assign({ output: ({ event }) => event.output, error: null }) },
         ],
         onError: [
+          { guard: 'stale', target: 'loading', reenter: true, actions: assign({ owed: false, stale: false }) },
           { guard: 'owed', target: 'failed', actions: [assign({ error: ({ event }) => failedText(event.error), owed: false }), 'wait'] },
           { target: 'failed', actions: assign({ error: ({ event }) => failedText(event.error) }) },
         ],

@@ -22,7 +22,8 @@ describe('one-answer read model', () => {
   ] as any[];
   // the clock's event comes only while a wait is on its way (the machine raised it, delayed)
   const offered = (s: ReadingSnapshot) => onlyInvoked(events)(s as any).filter((e: { type: string }) => e.type !== 'live.due' || s.context.waiting);
-  const serialize = (s: ReadingSnapshot) => JSON.stringify([s.value, s.context.output !== null, s.context.error !== null, s.context.waiting, s.context.owed]);
+  const serialize = (s: ReadingSnapshot) =>
+    JSON.stringify([s.value, s.context.output !== null, s.context.error !== null, s.context.waiting, s.context.owed, s.context.stale]);
   const input = { zoneId: 3 };
   const model = new TestModel(readingMachine as any, { events: offered as any, serializeState: serialize as any, limit: 2000, input } as any);
   const paths = onDemand(() => edgePaths(model, readingMachine, serialize, [], input));
@@ -36,6 +37,11 @@ describe('one-answer read model', () => {
           event.type === 'xstate.done.actor.read' ? JSON.stringify(after.context.output) === JSON.stringify(event.output) : undefined,
         'a restart forgets the last answer until the next comes': ({ event, after }) =>
           event.type === 'read.restart' ? after.context.output === null : undefined,
+        // a reload is never lost: at once, or once the read on its way is in (it may predate the change)
+        'a reload reads again, now or once the read on its way is in': ({ event, before, after }) =>
+          event.type === 'read.reload' ? after.matches('loading') && (!before.matches('loading') || after.context.stale) : undefined,
+        'an answer in while a reload waited reads again at once': ({ event, before, after }) =>
+          event.type.startsWith('xstate.') && before.context.stale ? after.matches('loading') && !after.context.stale && !after.context.owed : undefined,
       },
       4,
     );

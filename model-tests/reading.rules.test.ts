@@ -47,6 +47,27 @@ describe('one-answer read rules', () => {
     expect(controls.inputs).toHaveLength(2);
   });
 
+  it('a reload while a read is on its way is not lost: the answer in is shown and read again at once (the doors screen missed a threat level set meanwhile)', async () => {
+    const { controls, actor, s } = reading(null);
+    await controls.settle('read', 'done', 'before');
+    actor.send({ type: 'read.reload' }); // a door was edited
+    actor.send({ type: 'read.reload' }); // a threat level was set while that read was on its way
+    await controls.settle('read', 'done', 'started before the level');
+    expect(s().value).toBe('loading');
+    expect(s().context.output).toBe('started before the level');
+    await controls.settle('read', 'done', 'after the level');
+    expect(s().value).toBe('ready');
+    expect(s().context.output).toBe('after the level');
+    expect(controls.inputs).toHaveLength(3);
+    // a failed read owed a reload reads again too
+    actor.send({ type: 'read.reload' });
+    actor.send({ type: 'read.reload' });
+    await controls.settle('read', 'error', new Error('offline'));
+    expect(s().value).toBe('loading');
+    await controls.settle('read', 'done', 'back');
+    expect(s().context).toMatchObject({ output: 'back', error: null, stale: false });
+  });
+
   it("a read refused says the server's words, or 'Could not load it.' when it gave none", async () => {
     const a = reading(null);
     await a.controls.settle('read', 'error', new Error('offline'));
