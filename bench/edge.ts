@@ -51,7 +51,15 @@ const LIVE_EVERY_MS = 100;
  * (under load 5-14 every slow swipe traced was an fsync of 10-165 ms, none a collection; until 2026-12-04 the target
  * was the whole door's p99 < 50 ms, which measured this machine's disk).
  */
-const TARGET = { decisionP99Ms: 2, rssMb: 250, changeP99Ms: 1000, resyncToIngestAtLeast: 0.5, liveDoorOwnP99Ms: 2, liveOtherToConsoleP99Ms: 250 };
+const TARGET = {
+  decisionP99Ms: 2,
+  rssMb: 250,
+  changeP99Ms: 1000,
+  resyncToIngestAtLeast: 0.5,
+  liveDoorOwnP99Ms: 2,
+  liveOtherToConsoleP99Ms: 250,
+  liveOwnToConsoleP99Ms: 250,
+};
 
 /** One controller's snapshot as the server sends it: 100,000 identities with a card, 16 doors, 200 access groups. */
 export function bigSnapshot(): EdgeSnapshot {
@@ -328,7 +336,7 @@ interface Resynced {
   perS: number;
   ms: number;
   /** live swipes during the resync: at the resyncing edge's doors (decided and journaled, and those two apart; to the
-   *  consoles behind the journal's older events) and at another controller's (to the consoles) */
+   *  consoles, sent beside the journal's older events: the live lane) and at another controller's (to the consoles) */
   live: Record<'doorMs' | 'doorOwnMs' | 'doorJournalAppendMs' | 'toConsoleMs' | 'otherToConsoleMs', ReturnType<typeof summary>>;
   /** the server's process (this one, the beside edge with it) while the resync ran */
   serverUse: { eventLoopBusy: number; cpuUsPerEvent: number };
@@ -339,7 +347,7 @@ interface Resynced {
 /**
  * An edge whose journal holds RESYNC_EVENTS undelivered offline swipes, connected: events/s until all are stored.
  * Meanwhile every LIVE_EVERY_MS a card at one of its doors (decided and journaled at the door: timed; then to the
- * consoles, which it reaches behind the older events, in order) and one at a door of another controller's edge,
+ * consoles, sent beside the older events: the live lane) and one at a door of another controller's edge,
  * online beside it: from the swipe to the server's publish to the consoles.
  */
 export async function resync(base: string, key: string, dataDir: string, doorIds: number[], other: { key: string; app: unknown }): Promise<Resynced> {
@@ -521,7 +529,7 @@ export async function edgeBench() {
     );
     const live = resynced.live;
     console.log(
-      `  live swipes during it: at its doors p99 ${live.doorMs.p99} ms (the edge's own p99 ${live.doorOwnMs.p99} ms, the journal's append with its fsync p99 ${live.doorJournalAppendMs.p99} ms; to the consoles, behind the journal: p99 ${live.toConsoleMs.p99} ms); another controller's to the consoles p99 ${live.otherToConsoleMs.p99} ms`,
+      `  live swipes during it: at its doors p99 ${live.doorMs.p99} ms (the edge's own p99 ${live.doorOwnMs.p99} ms, the journal's append with its fsync p99 ${live.doorJournalAppendMs.p99} ms; to the consoles, beside the journal (the live lane): p99 ${live.toConsoleMs.p99} ms); another controller's to the consoles p99 ${live.otherToConsoleMs.p99} ms`,
     );
     const edgeP99 = pct(edgeRun.samples, 99);
     const serverP99 = pct(server, 99);
@@ -547,7 +555,8 @@ export async function edgeBench() {
         changeP99 < TARGET.changeP99Ms &&
         resyncRatio >= TARGET.resyncToIngestAtLeast &&
         live.doorOwnMs.p99 < TARGET.liveDoorOwnP99Ms &&
-        live.otherToConsoleMs.p99 < TARGET.liveOtherToConsoleP99Ms,
+        live.otherToConsoleMs.p99 < TARGET.liveOtherToConsoleP99Ms &&
+        live.toConsoleMs.p99 < TARGET.liveOwnToConsoleP99Ms,
     });
   } finally {
     rmSync(dataDir, { recursive: true, force: true });

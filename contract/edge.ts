@@ -414,6 +414,9 @@ export const EdgeEventPart = object({
   /** an alarm raised offline whose point returned to normal while still offline: when it did (the server records its
    *  alarm as processed, never raising it as new) */
   clearedAt: optional(ms()),
+  /** sent at once beside the journal's backlog, the event journaled while online (the live lane): the server stores it
+   *  ahead of the controller's last number, and its copy in the backlog is a duplicate then */
+  live: optional(boolean()),
   /** a decided swipe: who, granted or denied and why, and what was presented; with the engine's chain of checks as the
    *  edge ran it (`steps`) over its snapshot (`snapshotVersion`, built at `snapshotBuiltAt`): the server's "Why?" of an
    *  edge's decision shows that chain, not today's rules only */

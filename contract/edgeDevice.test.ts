@@ -41,6 +41,7 @@ const edge = fc.record(
     offline: fc.oneof(fc.boolean(), odd),
     snapshotVersion: fc.oneof(fc.integer({ min: 0, max: 9 }), odd),
     clearedAt: fc.oneof(fc.integer({ min: 0 }), odd),
+    live: fc.oneof(fc.boolean(), odd),
     decided: fc.oneof(decided, odd),
   },
   { requiredKeys: ['seq', 'occurredAt', 'offline', 'snapshotVersion'] },

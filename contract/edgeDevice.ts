@@ -114,6 +114,7 @@ registerObject(EdgeEventPart.schema, () => {
     offline: bool,
     snapshotVersion: intFrom(0),
     clearedAt: intFrom(0, true, EDGE_MS_MAX),
+    live: (v) => v === undefined || bool(v),
     decided: (v) => v === undefined || decided(v),
   });
 });

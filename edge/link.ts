@@ -34,6 +34,13 @@ export const EDGE_VERSION = '0.1.0';
  * before (with 2 its transactions were mostly of one batch, and its writer waited for the next; issue 47).
  */
 const UPLOADS_IN_FLIGHT = 4;
+/**
+ * The live lane (issue 47): while an upload round has more than a batch of the journal to go, an event journaled
+ * online is sent at once beside it (at most this many a send, the newest), marked `live`: the server stores it ahead of
+ * the backlog, so the consoles see a swipe at this edge's doors as it happens, not after the outage's events. The round
+ * sends it again in its turn (a duplicate then, stored nothing of).
+ */
+const LIVE_AHEAD_MAX = 20;
 
 export interface LinkOptions {
   server: string;
@@ -77,6 +84,7 @@ export function createLink(opts: LinkOptions) {
   let statusTimer: ReturnType<typeof setInterval> | null = null;
   let uploading = false;
   let uploadAgain = false;
+  let liveSent = 0; // the last number the live lane looked at
   const offlineClears = createOfflineClears();
   let offlineRead = 0; // the journal's events read by offlineClears, up to this number
   let alarmCodesOf: { list: readonly number[] | undefined; set: ReadonlySet<number> } = { list: undefined, set: new Set(DEFAULT_ALARM_CODES) };
@@ -295,18 +303,22 @@ export function createLink(opts: LinkOptions) {
   }
 
   /** One batch up the device interface: 0 once the server answered it, else how long to wait before sending again. */
-  async function sendBatch(batch: JournalEntry[], controller: number): Promise<number> {
-    // the alarms of this batch raised offline and back to normal offline (the whole journal read, on from where it was)
+  async function sendBatch(batch: JournalEntry[], controller: number, live = false): Promise<number> {
+    // the alarms of this batch raised offline and back to normal offline (the whole journal read, on from where it was;
+    // the live lane's events were journaled online: none of them)
     const codes = store.held?.snapshot.alarmCodes;
     if (codes !== alarmCodesOf.list) alarmCodesOf = { list: codes, set: new Set(codes ?? DEFAULT_ALARM_CODES) };
-    const cleared = offlineClears.read(journal.pending(Infinity, offlineRead), alarmCodesOf.set, batch, journal.lastDelivered + 1);
-    offlineRead = Math.max(offlineRead, journal.lastSeq);
+    const cleared = live
+      ? new Map<number, number>()
+      : offlineClears.read(journal.pending(Infinity, offlineRead), alarmCodesOf.set, batch, journal.lastDelivered + 1);
+    if (!live) offlineRead = Math.max(offlineRead, journal.lastSeq);
     // a point that is its source (a swipe's reader) is not said twice: the server takes the source for it
     const events: DeviceEvent[] = batch.map((e) => {
       const edge: NonNullable<DeviceEvent['edge']> = { seq: e.seq, occurredAt: e.at, offline: e.offline, snapshotVersion: e.snapshotVersion };
       const clearedAt = cleared.get(e.seq);
       if (clearedAt !== undefined) edge.clearedAt = clearedAt;
       if (e.decided) edge.decided = e.decided;
+      if (live) edge.live = true;
       const out: DeviceEvent = { controllerId: controller, eventCode: e.eventCode as DeviceEvent['eventCode'], sourceId: e.sourceId, sourceName: e.sourceName };
       if (e.pointId && e.pointId !== e.sourceId) out.pointId = e.pointId;
       if (e.pointName !== undefined && e.pointName !== e.sourceName) out.pointName = e.pointName;
@@ -365,9 +377,15 @@ export function createLink(opts: LinkOptions) {
     readers(list: EdgeReaderStatus[]) {
       if (welcomed) send({ type: 'readers', readers: list });
     },
-    /** New events were journaled: send them when online. */
+    /** New events were journaled: send them when online (beside a long round, at once: the live lane). */
     nudge() {
-      if (welcomed) void upload();
+      if (!welcomed) return;
+      if (uploading && controllerId !== null && journal.lastSeq - journal.lastDelivered > uploadBatch) {
+        const batch = journal.pending(LIVE_AHEAD_MAX, Math.max(liveSent, journal.lastDelivered, journal.lastSeq - LIVE_AHEAD_MAX)).filter((e) => !e.offline);
+        liveSent = journal.lastSeq;
+        if (batch.length) void sendBatch(batch, controllerId, true);
+      }
+      void upload();
     },
     on(l: (e: 'online' | 'offline' | 'snapshot') => void) {
       listeners.add(l);

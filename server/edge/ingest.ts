@@ -12,6 +12,7 @@ import type { Db } from '../db/db';
 import {
   controllerOfKey,
   doorZones,
+  edgeAheadSeqs,
   edgeLastSeq,
   movePresence,
   moveDoorStatus,
@@ -50,6 +51,8 @@ export interface EdgeAdmission {
   duplicates: number;
   /** a journal's backlog (an event journaled offline, or more than LIVE_BATCH_MAX): the pipeline's resync lane */
   resync: boolean;
+  /** how many of them are stored ahead of their controller's last number (the live lane) */
+  ahead: number;
   /** the events to store are in the pipeline's queue (a batch behind them may be admitted now) */
   queued(): void;
   /** after the store: the controllers' last sequence numbers move on (stored: each event stored with what it was made
@@ -75,17 +78,19 @@ function isoCache(): (at: number) => string {
 export function createEdgeIngest(db: Db, publish?: Publish) {
   /** controller id → the last sequence number stored (read once, then kept) */
   const lastSeq = new Map<number, number>();
+  /** controller id → the numbers stored ahead of its last one, or on their way to be (the live lane; read with lastSeq) */
+  const aheadOf = new Map<number, Set<number>>();
   /** `${controller}:${seq}` → who waits for that event to be stored (a door command's answer) */
   const waiting = new Map<string, (e: Event) => void>();
   /** the door events stored lately (the edge's upload may store one before its command's answer arrives) */
   const recent = new Map<string, Event>();
 
   /** An edge event of a door (`door-<id>`) moves the door's status, as the simulator's doors do, and says so live. */
-  async function doorStatus(clientId: number, s: Stored) {
+  async function doorStatus(clientId: number, s: Stored, at: number) {
     const status = DOOR_STATUS_OF[s.input.eventCode];
     const m = /^door-(\d{1,9})$/.exec(s.input.sourceId);
     if (!status || !m) return;
-    const moved = await moveDoorStatus(db, clientId, Number(m[1]), status);
+    const moved = await moveDoorStatus(db, clientId, Number(m[1]), status, at);
     if (moved)
       publish?.(clientId, DESTINATIONS.doorHeartbeat, { id: Number(moved.id), name: moved.name, doorStatus: status }, { division: moved.division_id ?? null });
   }
@@ -111,6 +116,8 @@ export function createEdgeIngest(db: Db, publish?: Publish) {
   const queuedUpTo = new Map<number, number>();
   /** a batch's first and last event stored: the numbers the batch used (EventInput.edgeSeq from, upTo) */
   const ranges = new WeakMap<DeviceEvent, { from?: number; upTo?: number }>();
+  /** the events admitted to be stored ahead of their controller's last number (the live lane) */
+  const storedAheadOf = new WeakSet<DeviceEvent>();
   /** controller id → the batch under way (one at a time per controller, until it is in the pipeline's queue) */
   const turns = new Map<number, Promise<void>>();
   /** Waits for the turn of each controller in `controllers` (in order), returning how to give each back. */
@@ -130,6 +137,8 @@ export function createEdgeIngest(db: Db, publish?: Publish) {
     }
     return releases;
   }
+  /** controller id → the batch admitted last, done once it is stored or failed (and those before it) */
+  const settledOf = new Map<number, Promise<void>>();
   /** who waits for a controller's last number to move (a batch that came before the one ahead of it) */
   const movedWaiters = new Set<() => void>();
   const seqMoved = (ms: number) =>
@@ -147,9 +156,14 @@ export function createEdgeIngest(db: Db, publish?: Publish) {
     const known = lastSeq.get(controllerId);
     if (known !== undefined) return known;
     const n = await edgeLastSeq(db, clientId, controllerId);
+    aheadOf.set(controllerId, new Set(await edgeAheadSeqs(db, controllerId)));
     lastSeq.set(controllerId, n);
     return n;
   }
+  const forget = (controllerId: number) => {
+    lastSeq.delete(controllerId);
+    aheadOf.delete(controllerId);
+  };
 
   /** The controller the request's key is bound to (a controller's key), or null. */
   async function boundController(req: FastifyRequest): Promise<number | null> {
@@ -175,7 +189,7 @@ export function createEdgeIngest(db: Db, publish?: Publish) {
       }
     }
     const named = [...new Set(good.filter((g) => g.e.edge).map((g) => g.e.controllerId))];
-    if (!named.length) return { good, rejected, duplicates: 0, resync: false, queued: () => {}, done: async () => ({}) };
+    if (!named.length) return { good, rejected, duplicates: 0, resync: false, ahead: 0, queued: () => {}, done: async () => ({}) };
     // another client's controller is answered as an unknown one, as the device interface does (and keeps no number for it)
     const edgeOf = new Set(await ownControllerIds(db, clientId, named));
     good = good.filter((g) => {
@@ -186,7 +200,7 @@ export function createEdgeIngest(db: Db, publish?: Publish) {
       });
       return false;
     });
-    if (!edgeOf.size) return { good, rejected, duplicates: 0, resync: false, queued: () => {}, done: async () => ({}) };
+    if (!edgeOf.size) return { good, rejected, duplicates: 0, resync: false, ahead: 0, queued: () => {}, done: async () => ({}) };
 
     // what a decided swipe names must be this client's
     const ids = good.flatMap((g) => (g.e.edge?.decided ? [g.e.edge.decided] : []));
@@ -202,6 +216,8 @@ export function createEdgeIngest(db: Db, publish?: Publish) {
     const controllers = [...edgeOf].sort((a, b) => a - b);
     const first = new Map<number, number>();
     for (const g of good) if (g.e.edge && !first.has(g.e.controllerId)) first.set(g.e.controllerId, g.e.edge.seq);
+    // the live lane: events an edge sends at once beside its backlog are stored ahead of its last number, waiting for nothing
+    const live = good.every((g) => !g.e.edge || g.e.edge.live === true);
     const since = Date.now();
     let releases: (() => void)[];
     let next: Map<number, number>;
@@ -215,12 +231,18 @@ export function createEdgeIngest(db: Db, publish?: Publish) {
         throw e;
       }
       const left = ORDER_WAIT_MS - (Date.now() - since);
-      if (left <= 0 || !controllers.some((c) => (first.get(c) ?? 0) > next.get(c)!)) break;
+      if (live || left <= 0 || !controllers.some((c) => (first.get(c) ?? 0) > next.get(c)!)) break;
       const moved = seqMoved(left);
       for (const r of releases) r();
       await moved;
     }
     const from = new Map(next);
+    // this batch is done (stored or failed) after the batches admitted before it: a number it notes by itself (its events
+    // refused, duplicates or stored ahead) is noted after theirs are stored, never over them
+    const prior = controllers.map((c) => settledOf.get(c));
+    let settle!: () => void;
+    const settled = new Promise<void>((r) => (settle = r));
+    for (const c of controllers) settledOf.set(c, settled);
     let released = false;
     const release = () => {
       if (released) return;
@@ -228,8 +250,14 @@ export function createEdgeIngest(db: Db, publish?: Publish) {
       for (const r of releases) r();
       for (const w of [...movedWaiters]) w();
     };
+    const done = () => {
+      settle();
+      for (const c of controllers) if (settledOf.get(c) === settled) settledOf.delete(c);
+    };
     try {
       const kept: typeof good = [];
+      /** the live lane's events this batch stores ahead of their controller's last number */
+      const ahead = new Set<DeviceEvent>();
       let duplicates = 0;
       for (const g of good) {
         const edge = g.e.edge;
@@ -238,8 +266,21 @@ export function createEdgeIngest(db: Db, publish?: Publish) {
           continue;
         }
         const expected = next.get(g.e.controllerId)!;
-        if (edge.seq < expected) {
+        const storedAhead = aheadOf.get(g.e.controllerId)!;
+        if (edge.seq < expected || storedAhead.has(edge.seq)) {
           duplicates++;
+          // the backlog's copy of an event stored ahead: the numbers go on past it
+          if (edge.seq === expected) next.set(g.e.controllerId, expected + 1);
+          continue;
+        }
+        if (edge.seq > expected && edge.live === true) {
+          // what it says is checked as any other's; a refused one is not noted (the backlog brings it again, refused then)
+          const d = edge.decided;
+          if ((d && d.identityId !== null && !knownPeople.has(d.identityId)) || (d && !knownDoors.has(d.doorId))) continue;
+          storedAhead.add(edge.seq); // on its way: a resend meanwhile is a duplicate
+          ahead.add(g.e);
+          storedAheadOf.add(g.e);
+          kept.push(g);
           continue;
         }
         // an Edge events lost while offline stands for the numbers the edge dropped before it (issue 47): taken in their place
@@ -275,22 +316,25 @@ export function createEdgeIngest(db: Db, publish?: Publish) {
       const firstKept = new Map<number, DeviceEvent>();
       const lastKept = new Map<number, DeviceEvent>();
       for (const { e } of kept)
-        if (e.edge) {
+        if (e.edge && !ahead.has(e)) {
           if (!firstKept.has(e.controllerId)) firstKept.set(e.controllerId, e);
           lastKept.set(e.controllerId, e);
         }
       for (const [c, e] of firstKept) ranges.set(e, { from: from.get(c)! });
       for (const [c, e] of lastKept) ranges.set(e, { ...ranges.get(e), upTo: next.get(c)! - 1 });
-      const journaled = kept.filter((g) => g.e.edge);
+      const journaled = kept.filter((g) => g.e.edge && !ahead.has(g.e));
       return {
         good: kept,
         rejected,
         duplicates,
         resync: journaled.length > LIVE_BATCH_MAX || journaled.some((g) => g.e.edge!.offline),
+        ahead: ahead.size,
         queued() {
           // every controller's events are in the pipeline's queue, in order: the next batch may be admitted behind them
-          if (controllers.some((c) => !firstKept.has(c))) return;
-          for (const c of controllers) queuedUpTo.set(c, next.get(c)! - 1);
+          // (one whose numbers are used by no event stored holds its turn until they are noted; one that used none, its
+          // events stored ahead, gives it back now)
+          if (controllers.some((c) => !firstKept.has(c) && next.get(c) !== from.get(c))) return;
+          for (const c of controllers) if (firstKept.has(c)) queuedUpTo.set(c, next.get(c)! - 1);
           release();
         },
         async done(stored) {
@@ -299,13 +343,17 @@ export function createEdgeIngest(db: Db, publish?: Publish) {
               // what was queued behind it will fail too (its numbers follow no stored one): start again from the database
               for (const c of controllers) {
                 queuedUpTo.delete(c);
-                lastSeq.delete(c);
+                forget(c);
               }
               return {};
             }
+            // when each happened at the door: a door's status is its newest event's (the live lane stores one before
+            // older ones of the backlog)
+            const occurred = new Map<string, number>();
+            for (const { e } of kept) if (e.edge) occurred.set(`${e.controllerId}:${e.edge.seq}`, e.edge.occurredAt);
             for (const x of stored) {
               if (!x.input.edgeSeq) continue;
-              await doorStatus(clientId, x);
+              await doorStatus(clientId, x, occurred.get(`${x.input.edgeSeq.controllerId}:${x.input.edgeSeq.seq}`) ?? Date.now());
               if (x.input.sourceId.startsWith('door-')) {
                 recent.set(`${x.input.edgeSeq.controllerId}:${x.input.edgeSeq.seq}`, x.event);
                 if (recent.size > 500) recent.delete(recent.keys().next().value!);
@@ -325,19 +373,28 @@ export function createEdgeIngest(db: Db, publish?: Publish) {
             // the numbers of the events stored were noted in their own transaction (the pipeline, EventInput.edgeSeq);
             // only numbers used by events refused for what they said, after the last one stored, are noted here
             const storedUpTo = new Map<number, number>();
-            for (const g of kept) if (g.e.edge) storedUpTo.set(g.e.controllerId, Math.max(storedUpTo.get(g.e.controllerId) ?? 0, g.e.edge.seq));
+            for (const g of kept)
+              if (g.e.edge && !ahead.has(g.e)) storedUpTo.set(g.e.controllerId, Math.max(storedUpTo.get(g.e.controllerId) ?? 0, g.e.edge.seq));
+            // (a number used by no event stored: noted once the batches before it are stored, never over them)
+            if ([...next].some(([c, n]) => n !== from.get(c) && n - 1 > (storedUpTo.get(c) ?? 0))) await Promise.all(prior);
             for (const [c, n] of next) {
+              if (n === from.get(c)) continue; // it used no number of its own (its events stored ahead, or duplicates)
               if (n - 1 > (storedUpTo.get(c) ?? 0)) await noteEdgeLastSeq(db, c, n - 1);
               lastSeq.set(c, Math.max(lastSeq.get(c) ?? 0, n - 1));
+              // the numbers stored ahead that the mark passed (their rows went in the transaction that passed them)
+              const storedAhead = aheadOf.get(c);
+              if (storedAhead) for (const seq of storedAhead) if (seq <= lastSeq.get(c)!) storedAhead.delete(seq);
             }
             return { edgeLastSeq: bound !== null ? (lastSeq.get(bound) ?? 0) : undefined };
           } finally {
             release();
+            done();
           }
         },
       };
     } catch (e) {
       release();
+      done();
       throw e;
     }
   }
@@ -353,7 +410,11 @@ export function createEdgeIngest(db: Db, publish?: Publish) {
     if (!edge) return base;
     const out: EventInput = Object.assign({}, base);
     const range = ranges.get(e);
-    out.edgeSeq = range ? { controllerId: e.controllerId, seq: edge.seq, ...range } : { controllerId: e.controllerId, seq: edge.seq };
+    out.edgeSeq = storedAheadOf.has(e)
+      ? { controllerId: e.controllerId, seq: edge.seq, ahead: true }
+      : range
+        ? { controllerId: e.controllerId, seq: edge.seq, ...range }
+        : { controllerId: e.controllerId, seq: edge.seq };
     if (edge.offline) {
       const when = isoOf(edge.occurredAt);
       out.message = `${base.message} (offline at ${when})`.slice(0, 500);

@@ -8,7 +8,7 @@
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import { API, DeviceBatch, DeviceEvent, EVENT_CODES, PRIV, ViolationBody, validateQuickly, type DeviceBatchResult } from '../../contract';
 import type { Db } from '../db/db';
-import type { Pipeline } from '../monitor/pipeline';
+import { EdgeSeqConflict, type Pipeline } from '../monitor/pipeline';
 import { intrusion, labelled } from '../monitor/events';
 import { HttpError, body, clientOf, fill } from './kit';
 import { controllersOf, inputsWithArmedZone } from '../db/queries/ingest';
@@ -135,7 +135,12 @@ export function ingestRoutes(app: FastifyInstance, { db, pipeline, edge }: { db:
         // a controller's journal backlog goes behind live events (issue 47: the pipeline's resync lane)
         const writing = items.length ? pipeline.recordMany(items, admitted?.resync ? 'resync' : 'live') : Promise.resolve([]);
         admitted?.queued(); // queued in order: an edge's next batch may follow
-        stored = await writing;
+        stored = await writing.catch((e: unknown) => {
+          // an edge's events that no longer follow what is stored: nothing stored, sent again from what the server has
+          if (!(e instanceof EdgeSeqConflict)) throw e;
+          reply.header('retry-after', '1');
+          throw new HttpError(503, fill('ingest.sendAgain', 'These events do not follow those stored: send them again after Retry-After seconds', {}));
+        });
       } finally {
         if (admitted) seq = await admitted.done(stored ? items.map((it, i) => ({ input: it.input, event: stored![i] })) : null);
       }

@@ -30,7 +30,8 @@ export interface EventInput {
    *  transaction as the event itself (a batch stored is never stored again when resent after a crash); `from` (on a
    *  batch's first): the first number the batch used, stored only right after the last one stored; `upTo` (on its
    *  last): the last number it used (events refused for what they said use theirs) */
-  edgeSeq?: { controllerId: number; seq: number; from?: number; upTo?: number };
+  /** an edge's journal number; `ahead`: stored ahead of its controller's last number (the live lane, issue 47) */
+  edgeSeq?: { controllerId: number; seq: number; from?: number; upTo?: number; ahead?: true };
   /** Gatehouse Edge (issue 47): an alert raised and returned to normal while its controller was offline (when it
    *  returned): its alarm is recorded as processed, never raised as new on the consoles */
   clearedOffline?: { at: string };

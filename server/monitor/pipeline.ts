@@ -12,7 +12,16 @@ import { createAlarms } from './alarms';
 import { instructionsKey, type EventInput, type Publish } from './events';
 import { iso } from '../db/values';
 import { allAlarmTypes, ensureDefaultAlarmType } from '../db/queries/monitor';
-import { advanceEdgeSeqs, insertEvents, insertRaisedAlarms, noteProcessedInBatch, processClearedPoints, shelveRaisedAlarms } from '../db/queries/pipeline';
+import {
+  advanceEdgeSeqs,
+  insertEvents,
+  noteEdgeAhead,
+  passEdgeAhead,
+  insertRaisedAlarms,
+  noteProcessedInBatch,
+  processClearedPoints,
+  shelveRaisedAlarms,
+} from '../db/queries/pipeline';
 
 export { AlarmError } from './alarms';
 export { eventOfRow, type EventInput, type Publish, type PublishTo } from './events';
@@ -107,6 +116,10 @@ export interface PipelineOptions {
   /** Transactions written at once (default: 2 on PostgreSQL, 1 on PGlite, whose transactions run one at a time). */
   depth?: number;
 }
+
+/** An edge's events that do not follow what is stored (a batch before them failed; one was stored ahead by another
+ *  server): nothing of the transaction is stored, and the edge sends them again from what the server has (issue 47). */
+export class EdgeSeqConflict extends Error {}
 
 export function createPipeline(db: Db, publish: Publish, opts: PipelineOptions = {}) {
   const scopes = createSourceScopes(db);
@@ -249,17 +262,30 @@ export function createPipeline(db: Db, publish: Publish, opts: PipelineOptions =
       // only from the number before its first (`from`): a batch queued behind one whose transaction failed is not
       // stored past the gap (an edge has two batches in flight)
       const edgeRange = new Map<number, [number, number]>();
+      const ahead: { controllerId: number; seq: number }[] = [];
+      const inOrder = new Set<string>();
       for (const { input: i } of prepared) {
         if (!i.edgeSeq) continue;
+        if (i.edgeSeq.ahead) {
+          ahead.push({ controllerId: i.edgeSeq.controllerId, seq: i.edgeSeq.seq });
+          continue;
+        }
+        inOrder.add(`${i.edgeSeq.controllerId}:${i.edgeSeq.seq}`);
         const r = edgeRange.get(i.edgeSeq.controllerId);
         const [from, to] = [i.edgeSeq.from ?? i.edgeSeq.seq, i.edgeSeq.upTo ?? i.edgeSeq.seq];
         edgeRange.set(i.edgeSeq.controllerId, r ? [Math.min(r[0], from), Math.max(r[1], to)] : [from, to]);
       }
+      // (noted before the marks move: one this transaction's in-order events pass goes again at once)
+      if (ahead.length) await noteEdgeAhead(tx, ahead);
       if (edgeRange.size) {
         // (PostgreSQL: the rows locked first, so that an update the previous transaction made and has not committed yet
         // is waited for and read, not its committed version before it: an update skips a row whose old version fails)
         if ((await advanceEdgeSeqs(tx, db.kind === 'postgres', edgeRange)) < edgeRange.size)
-          throw new Error('edge events out of order: the batch before them was not stored');
+          throw new EdgeSeqConflict('edge events out of order: the batch before them was not stored');
+        // the live lane's numbers the marks passed go; one this batch stored again (a server that did not know it was
+        // stored ahead: another server took it) refuses the batch, and the edge's resend skips it
+        if ((await passEdgeAhead(tx, edgeRange)).some((k) => inOrder.has(k)))
+          throw new EdgeSeqConflict('edge event stored twice: it was stored ahead (the live lane)');
       }
       // the next batch may take its ids now; this one's alarms wait for the previous batch's commit (they may be its)
       onInserted();
@@ -388,7 +414,8 @@ export function createPipeline(db: Db, publish: Publish, opts: PipelineOptions =
         const group: Group = { out: new Array(items.length), left: items.length, resolve, reject, failed: false };
         const origin = eventOrigin.getStore() ?? null;
         const made = items.map((it, slot): Pending => ({ clientId: it.clientId, input: it.input, origin, group, slot }));
-        const behind = lane === 'resync' || made.some((p) => resyncOf.has(controllerOf(p)));
+        // (an edge's event stored ahead of its controller's number waits for none of its backlog: the live lane, issue 47)
+        const behind = lane === 'resync' || made.some((p) => !p.input.edgeSeq?.ahead && resyncOf.has(controllerOf(p)));
         for (const p of made) (behind ? resync : queue).push(p);
         if (behind) for (const p of made) counted(controllerOf(p), 1);
         schedule();

@@ -344,6 +344,7 @@ export const zhSentences: Record<string, string> = {
   'ingest.notKnownIdentity': '不是此客户已知的身份',
   'ingest.notKnownDoor': '不是此客户已知的门',
   'ingest.stillWriting': '服务器仍在写入之前的事件：请在 Retry-After 指定的秒数后重新发送此批事件',
+  'ingest.sendAgain': '这些事件与已存储的事件不衔接：请在 Retry-After 指定的秒数后重新发送',
   'leave.approverOnly': '只有该人员所在团队的请假审批人才能审批其请假',
   'leave.notOwn': '任何人都不能审批自己的请假：由团队的其他经理审批',
   'leave.withdrawOnlyOwn': '只有本人或提交人可以撤回请假申请',

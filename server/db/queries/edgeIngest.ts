@@ -2,21 +2,34 @@
 // in the queries room). Every query names the client (server/db/tenant.ts) but those keyed by a controller or key the
 // caller already holds as the client's.
 import type { Db } from '../db';
-import { tenant } from '../tenant';
+import { tenant, tenantOf } from '../tenant';
 
-/** Door `doorId` of the client set to `status` when it is not already; the door when it moved. */
+/** Door `doorId` of the client set to `status` by an event that happened `at`, unless a newer one set it; the door when its status moved. */
 export async function moveDoorStatus(
   db: Db,
   clientId: number,
   doorId: number,
   status: string,
+  at: number,
 ): Promise<{ id: number; name: string; division_id: number | null } | undefined> {
-  const params: unknown[] = [doorId, status];
-  const { rows } = await db.query<{ id: number; name: string; division_id: number | null }>(
-    `update doors set status = $2 where id = $1 and ${tenant(params, clientId)} and status is distinct from $2 returning id, name, division_id`,
+  // the newest event's status (by when it happened at the door, not when it arrived: an edge's live event may be stored
+  // before older ones of its backlog); said as moved only when the status is another
+  const params: unknown[] = [doorId, status, new Date(at).toISOString()];
+  const own = tenantOf(params, clientId);
+  const { rows } = await db.query<{ id: number; name: string; division_id: number | null; before: string | null }>(
+    `update doors d set status = $2, status_at = $3 from (select id, status before from doors where id = $1 and ${own()} for update) o
+     where d.id = o.id and ${own('d')} and (d.status_at is null or d.status_at <= $3)
+     returning d.id, d.name, d.division_id, o.before`,
     params,
   );
-  return rows[0];
+  const r = rows[0];
+  return r && r.before !== status ? { id: r.id, name: r.name, division_id: r.division_id } : undefined;
+}
+
+/** The numbers of controller `controllerId`'s events stored ahead of its last number (the live lane), oldest first. */
+export async function edgeAheadSeqs(db: Db, controllerId: number): Promise<number[]> {
+  const { rows } = await db.query<{ seq: string }>('select seq::text from edge_seq_ahead where controller_id = $1 order by seq', [controllerId]);
+  return rows.map((r) => Number(r.seq));
 }
 
 /** The last journal number stored of controller `controllerId` (its row made when it has none yet). */
@@ -78,4 +91,5 @@ export async function movePresence(db: Db, clientId: number, moves: { identityId
 /** Controller `controllerId`'s last journal number moves on to `seq` (never back). */
 export async function noteEdgeLastSeq(db: Db, controllerId: number, seq: number): Promise<void> {
   await db.query('update edge_controllers set last_seq = greatest(last_seq, $2) where controller_id = $1', [controllerId, seq]);
+  await db.query('delete from edge_seq_ahead where controller_id = $1 and seq <= $2', [controllerId, seq]);
 }

@@ -43,6 +43,27 @@ export async function advanceEdgeSeqs(tx: Db, lockFirst: boolean, ranges: Map<nu
   return rows.length;
 }
 
+/**
+ * Gatehouse Edge's live lane (issue 47): the numbers of events stored ahead of their controller's last number, noted
+ * in their own transaction (a second copy of one fails the transaction: stored once, whatever a server's memory held).
+ */
+export async function noteEdgeAhead(tx: Db, ahead: { controllerId: number; seq: number }[]): Promise<void> {
+  await tx.query('insert into edge_seq_ahead (controller_id, seq) select * from unnest($1::int[], $2::bigint[])', [
+    ahead.map((a) => a.controllerId),
+    ahead.map((a) => a.seq),
+  ]);
+}
+
+/** The numbers stored ahead that the controllers' last numbers (`ranges`, moved on) have passed: forgotten, and said
+ *  (`controller:seq`) so the caller can refuse a batch that stored one of them a second time. */
+export async function passEdgeAhead(tx: Db, ranges: Map<number, [number, number]>): Promise<string[]> {
+  const { rows } = await tx.query<{ c: number; s: string }>(
+    'delete from edge_seq_ahead a using unnest($1::int[], $2::bigint[]) as v(c, s) where a.controller_id = v.c and a.seq <= v.s returning a.controller_id c, a.seq::text s',
+    [[...ranges.keys()], [...ranges.values()].map((r) => r[1])],
+  );
+  return rows.map((r) => `${r.c}:${r.s}`);
+}
+
 /** An alarm a batch raises: its event, client and type; the event of the batch that returned its point to normal, or
  *  a note when it was raised and cleared while its edge controller was offline (both: stored as processed). */
 export interface RaisedAlarm {
