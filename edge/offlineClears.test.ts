@@ -27,9 +27,17 @@ describe('alarms back to normal while offline', () => {
     expect([...clears.read(events, defaults, events.slice(0, 500), 1)]).toEqual([[1, 3_002_000]]);
   });
 
-  it('an event back online first ends it (the server hears the return live); an alarm again after it is a new one', () => {
+  it('a return to normal back online clears the alarm raised offline too (the live lane may store it before them); an alarm again after it is a new one', () => {
     const events = [entry(1, FORCED, 'door-1'), entry(2, CLOSED, 'door-1', false), entry(3, FORCED, 'door-1'), entry(4, CLOSED, 'door-1')];
-    expect([...createOfflineClears().read(events, defaults, events, 1)]).toEqual([[3, 4_000]]);
+    expect([...createOfflineClears().read(events, defaults, events, 1)]).toEqual([
+      [1, 2_000],
+      [3, 4_000],
+    ]);
+  });
+
+  it('an alarm again back online is heard live; the one raised offline is cleared by the return after both', () => {
+    const events = [entry(1, FORCED, 'door-1'), entry(2, FORCED, 'door-1', false), entry(3, CLOSED, 'door-1', false)];
+    expect([...createOfflineClears().read(events, defaults, events, 1)]).toEqual([[1, 3_000]]);
   });
 
   it('two alarms of one point before its return both returned then; another point’s return is not theirs', () => {

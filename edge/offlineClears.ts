@@ -30,7 +30,13 @@ export function createOfflineClears() {
         next = e.seq + 1;
         const point = e.pointId ?? e.sourceId;
         if (!e.offline) {
-          open.delete(point); // back online first: the server hears the alarm live, and its return as it comes
+          // back online: the server hears what happens now live. A return to normal now clears the alarms its point
+          // raised offline all the same: it may reach the server before them (the live lane sends it beside the
+          // backlog), and they would stay raised after it
+          // (an alarm again online is heard live; those raised offline stay raised until the point's return)
+          if (alarmCodes.has(e.eventCode)) continue;
+          for (const seq of open.get(point) ?? []) cleared.set(seq, e.at);
+          open.delete(point);
           continue;
         }
         if (alarmCodes.has(e.eventCode)) {
