@@ -146,6 +146,16 @@ export function openJournal(dir: string, opts: { limit?: number; maxAgeMs?: numb
     return gap;
   }
 
+  /** The delivered mark, written whole and renamed into place, not fsync'd: a mark lost in a power cut is an older one
+   *  (or none), and what it marked is only sent again, which the server stores nothing of (a resend is not a
+   *  duplicate). The journal's events are fsync'd; this is a hint (an fsync per batch held the edge's one thread ~10 %
+   *  of a resync). */
+  function writeMark(seq: number) {
+    const tmp = `${deliveredFile}.tmp`;
+    writeFileSync(tmp, JSON.stringify({ lastSeq: seq }));
+    renameSync(tmp, deliveredFile);
+  }
+
   return {
     /** Appends and fsyncs one event with the next sequence number; returns it once it is on disk. */
     append(e: Omit<JournalEntry, 'seq'>): JournalEntry {
@@ -173,12 +183,7 @@ export function openJournal(dir: string, opts: { limit?: number; maxAgeMs?: numb
       // already) must not write the mark there; it is a hint, and what it marked is sent again on the next start
       if (closed || seq <= delivered) return;
       delivered = seq;
-      // written whole and renamed into place, not fsync'd: a mark lost in a power cut is an older one (or none), and
-      // what it marked is only sent again, which the server stores nothing of (a resend is not a duplicate). The
-      // journal's events are fsync'd; this is a hint (an fsync per batch held the edge's one thread ~10 % of a resync).
-      const tmp = `${deliveredFile}.tmp`;
-      writeFileSync(tmp, JSON.stringify({ lastSeq: seq }));
-      renameSync(tmp, deliveredFile);
+      writeMark(seq);
       trim();
       changed();
     },
@@ -212,9 +217,7 @@ export function openJournal(dir: string, opts: { limit?: number; maxAgeMs?: numb
       }
       const again = delivered - seq - lost;
       delivered = seq;
-      const tmp = `${deliveredFile}.tmp`;
-      writeFileSync(tmp, JSON.stringify({ lastSeq: seq }));
-      renameSync(tmp, deliveredFile);
+      writeMark(seq);
       changed();
       return { again, lost };
     },
