@@ -8,7 +8,7 @@
 import { array, boolean, enums, integer, nullable, optional, type, string, type Infer } from 'superstruct';
 import { MessageKeyed, SentenceKey, SentenceValues, type Sentence } from './messages';
 import { AuditEntry } from './schemas';
-import { autoBackupResource } from './resources/backups';
+import { RESOURCE_INDEX } from './resources/catalogueIndex';
 
 export const BACKUP_KINDS = [
   { value: 'manual', label: 'Taken by hand' },
@@ -88,7 +88,7 @@ export type RestoreStarted = Infer<typeof RestoreStarted>;
 /** How many records the backup screen's history shows (the newest). */
 export const PLATFORM_HISTORY_SIZE = 50;
 /** What the backup screen's history is about: the backups, and the auto-backup settings (audited as the catalogue names them). */
-export const PLATFORM_HISTORY_ENTITIES = ['backup', autoBackupResource.label.one.toLowerCase()];
+export const PLATFORM_HISTORY_ENTITIES = ['backup', RESOURCE_INDEX.autoBackup.label.one.toLowerCase()];
 /** The backups' history, newest first (API.platformHistory): audit rows of no client about PLATFORM_HISTORY_ENTITIES. */
 export const PlatformHistory = type({ items: array(AuditEntry) });
 export type PlatformHistory = Infer<typeof PlatformHistory>;

@@ -5,7 +5,8 @@
 // src/i18n/privileges.derived.ts). A new resource's codes need no line here. Apart from ./privileges.ts because the
 // declarations import PRIV from it.
 import { SPEC_PRIVILEGES, type PrivilegeDef } from './privileges';
-import { CATALOGUE, type ResourceDeclaration } from './resources';
+import { CATALOGUE_INDEX } from './resources/catalogueIndex';
+import type { ResourceSummary } from './resources/summary';
 
 const VERBS = { view: 'View', add: 'Add', edit: 'Edit', delete: 'Delete' } as const;
 export type PrivilegeAction = keyof typeof VERBS;
@@ -14,7 +15,7 @@ export type PrivilegeAction = keyof typeof VERBS;
 export const resourcePrivilegeLabel = (action: PrivilegeAction, many: string) => `${VERBS[action]} ${many.toLowerCase()}`;
 
 /** The entries of `resources`' view/add/edit/delete codes that `known` does not name, in catalogue order. */
-export function declaredPrivileges(resources: readonly ResourceDeclaration<any>[], known: readonly PrivilegeDef[]): PrivilegeDef[] {
+export function declaredPrivileges(resources: readonly ResourceSummary[], known: readonly PrivilegeDef[]): PrivilegeDef[] {
   const seen = new Set(known.map((p) => p.code));
   const out: PrivilegeDef[] = [];
   for (const res of resources)
@@ -27,6 +28,6 @@ export function declaredPrivileges(resources: readonly ResourceDeclaration<any>[
   return out;
 }
 
-export const PRIVILEGES: readonly PrivilegeDef[] = [...SPEC_PRIVILEGES, ...declaredPrivileges(CATALOGUE, SPEC_PRIVILEGES)];
+export const PRIVILEGES: readonly PrivilegeDef[] = [...SPEC_PRIVILEGES, ...declaredPrivileges(CATALOGUE_INDEX, SPEC_PRIVILEGES)];
 export const PRIVILEGE_CODES: ReadonlySet<string> = new Set(PRIVILEGES.map((p) => p.code));
 export const ALL_PRIVILEGE_CODES: readonly string[] = PRIVILEGES.map((p) => p.code);

@@ -2,7 +2,7 @@
 // the screens that consume it, so an alarm never reaches a console whose user may not see alarms. The broker
 // (server/realtime) refuses the rest with an ERROR frame; the console (src/transport/stomp.ts) never asks.
 import { PRIV } from './privileges';
-import { CATALOGUE, resourceByName } from './resources';
+import { CATALOGUE_INDEX, resourceSummary } from './resources/catalogueIndex';
 import { DESTINATIONS, SERVICE_DESTINATIONS, baseDestination, changedResourceOf, type Destination, type RealtimeService } from './realtime';
 
 /** Any one suffices; null: every signed-in user (the echo channel). */
@@ -43,7 +43,7 @@ export function privilegesForDestination(destination: string): readonly string[]
   const changed = changedResourceOf(destination);
   if (changed !== null) {
     // a resource's change notices go to those who may open its list or its records
-    const r = resourceByName(changed);
+    const r = resourceSummary(changed);
     return r ? [r.privileges.view, ...(r.privileges.read ?? []), ...(CHANGES_ALSO_FOR[changed] ?? [])] : [];
   }
   const base = baseDestination(destination);
@@ -63,5 +63,5 @@ export function receivableDestinations(service: RealtimeService, held: ReadonlyS
 
 /** The change notices (`/changes/{resource}`, on the central service) of every catalogue resource the user may open. */
 export function receivableChangeDestinations(held: ReadonlySet<string>): string[] {
-  return CATALOGUE.map((r) => `${DESTINATIONS.changes}/${r.name}`).filter((d) => mayReceive(held, d));
+  return CATALOGUE_INDEX.map((r) => `${DESTINATIONS.changes}/${r.name}`).filter((d) => mayReceive(held, d));
 }

@@ -41,6 +41,7 @@ import { patternSaid } from './patternMessage';
 import { ROW_SAID } from './rowSaid';
 import { UDF_VALUES } from './userFieldValues';
 export { UDF_VALUES, checkUserFieldValues, choicesOf, type UserFieldDef } from './userFieldValues';
+export { actionCodes, recordCodes, routeRows, summaryOf, type ResourceSummary } from './summary';
 
 /** Where a field is declared: its catalogue key's base (`resource.<name>`, or `resource.<name>.child.<field>` for an
  *  owned row's) and its name, so what it says (a pattern's format) carries its catalogue key (issue 48). */
@@ -328,24 +329,6 @@ export function fieldLabel(r: ResourceDeclaration<any>, path: string): string {
   return labelOf(parts[0], f);
 }
 
-/** Route rows of a resource for the console's route table (plain data: section, path, title, privileges). */
-/** The codes that open a resource's record (edit) route: declared, else the edit code (and the view code when it
- *  opens to viewers), else — a record route without an edit code — the view code. */
-export function recordCodes(r: ResourceDeclaration<any>): string[] {
-  if (r.screens?.editCodes) return [...r.screens.editCodes];
-  if (!r.privileges.edit) return actionCodes(r, 'view');
-  return r.screens?.viewersOpen ? [...actionCodes(r, 'edit'), ...actionCodes(r, 'view')] : actionCodes(r, 'edit');
-}
-
-/** The codes of an action: the declared one, or each family's (privileges.families) — any of them opens the route. */
-export function actionCodes(r: ResourceDeclaration<any>, action: 'view' | 'add' | 'edit'): string[] {
-  const fam = r.privileges.families;
-  // privileges.own lists, opens and adds the user's own rows (the server keeps its holders to the `mine` scope)
-  const own = r.privileges.own && action !== 'edit' ? [r.privileges.own] : [];
-  if (!fam) return r.privileges[action] ? [r.privileges[action]!, ...own] : own;
-  return [...new Set(fam.of.map((f) => f[action]).filter((c): c is string => !!c))];
-}
-
 /** The values of the family field whose `action` code is among `held` (privileges.families); null: no families. */
 export function familyValues(r: ResourceDeclaration<any>, action: 'view' | 'add' | 'edit', held: Iterable<string>): string[] | null {
   const fam = r.privileges.families;
@@ -380,32 +363,4 @@ export function recordActionBody(a: RecordAction): Struct<any, any> {
   if (!a.reason) return type({});
   const s = safeText(a.reason.max);
   return type({ reason: a.reason.required ? requiredText(a.reason.max) : optional(nullable(s)) });
-}
-
-export function routeRows(r: ResourceDeclaration<any>) {
-  // settings (a singleton): one route, the form, opened by the view code (read-only without the edit code)
-  if (r.singleton)
-    return [{ section: r.section, path: r.route, title: r.label.one, privileges: [r.privileges.view], hidden: false, kind: 'settings' as const }];
-  const rows: { section: string; path: string; title: string; privileges: string[]; hidden: boolean; kind: 'list' | 'add' | 'edit' | 'settings' }[] = [
-    { section: r.section, path: r.route, title: r.screens?.listTitle ?? r.label.many, privileges: actionCodes(r, 'view'), hidden: false, kind: 'list' },
-  ];
-  if (r.privileges.add)
-    rows.push({
-      section: r.section,
-      path: r.screens?.addRoute ?? `${r.route}/add`,
-      title: r.screens?.addTitle ?? `Add ${r.label.one.toLowerCase()}`,
-      privileges: actionCodes(r, 'add'),
-      hidden: !r.screens?.addRoute,
-      kind: 'add',
-    });
-  if (r.privileges.edit || r.screens?.editRoute)
-    rows.push({
-      section: r.section,
-      path: r.screens?.editRoute ?? `${r.route}/edit/:id`,
-      title: r.screens?.editTitle ?? `Edit ${r.label.one.toLowerCase()}`,
-      privileges: recordCodes(r),
-      hidden: true,
-      kind: 'edit',
-    });
-  return rows;
 }

@@ -2,7 +2,8 @@
 // rule, in one place. It drives the router (src/app/App.tsx), the guard (guard.ts) and the sidebar. Data only.
 // The rows themselves live by sidebar section in src/app/routes/ (one file per section, built with routes/define.ts);
 // this file joins them in the sidebar's order.
-import { CATALOGUE, type ResourceDeclaration } from '../../contract';
+import { CATALOGUE_INDEX } from '../../contract/resources/catalogueIndex';
+import type { ResourceSummary } from '../../contract/resources/summary';
 import { catalogue, settings, type RouteDef, type SectionId } from './routes/define';
 import { GENERAL_ROUTES } from './routes/general';
 import { MONITOR_ROUTES } from './routes/monitor';
@@ -36,7 +37,7 @@ export const SECTIONS: { id: SectionId; title: string; icon: string }[] = [
  * its rows from its declaration (list, add, edit; a singleton its settings form), after the last row of its section:
  * a new plain resource is its declaration and its migration. A row by hand places it elsewhere in the sidebar.
  */
-export function withDeclaredRoutes(rows: readonly RouteDef[], resources: readonly ResourceDeclaration<any>[] = CATALOGUE): RouteDef[] {
+export function withDeclaredRoutes(rows: readonly RouteDef[], resources: readonly ResourceSummary[] = CATALOGUE_INDEX): RouteDef[] {
   const out = [...rows];
   const paths = new Set(rows.map((x) => x.path));
   for (const res of resources) {

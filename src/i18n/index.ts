@@ -14,7 +14,8 @@
 import i18next, { type TFunction } from 'i18next';
 import { initReactI18next } from 'react-i18next';
 import { useSyncExternalStore } from 'react';
-import { CATALOGUE, formatTimeAgo, timeAgo, type DisplayLocale, type Sentence } from '../../contract';
+import { formatTimeAgo, timeAgo, type DisplayLocale, type Sentence } from '../../contract';
+import { CATALOGUE_INDEX } from '../../contract/resources/catalogueIndex';
 import { en, zh, type MessageKey } from './common';
 import { catKey } from './catalogue';
 
@@ -122,7 +123,7 @@ let labels: Map<string, string> | null = null;
 function labelKeys(): Map<string, string> {
   if (labels) return labels;
   labels = new Map();
-  for (const d of CATALOGUE) {
+  for (const d of CATALOGUE_INDEX) {
     labels.set(d.label.one.toLowerCase(), catKey.one(d.name));
     labels.set(d.label.many.toLowerCase(), catKey.many(d.name));
   }

@@ -4,7 +4,8 @@
 // specification's list does not name); where a code's English is that template over the
 // resource's English label, its zh-CN is "查看 / 新增 / 编辑 / 删除 <its zh-CN label>" (contract/resources/<name>.zh.ts).
 // ./privileges.zh.ts keeps the rest: codes of no resource, and labels of their own. Built in the zh-CN chunk (./zh.ts).
-import { CATALOGUE, PRIVILEGES, resourcePrivilegeLabel } from '../../contract';
+import { PRIVILEGES, resourcePrivilegeLabel } from '../../contract';
+import { CATALOGUE_INDEX } from '../../contract/resources/catalogueIndex';
 import { zhVerb } from './routes.derived';
 
 const VERBS = { view: '查看', add: '新增', edit: '编辑', delete: '删除' } as const;
@@ -16,7 +17,7 @@ export const enPrivilegeTemplate = resourcePrivilegeLabel;
 export function derivedZhPrivileges(zhCatalogue: Record<string, string>): Record<string, string> {
   const english = new Map(PRIVILEGES.map((p) => [p.code, p.label]));
   const out: Record<string, string> = {};
-  for (const res of CATALOGUE) {
+  for (const res of CATALOGUE_INDEX) {
     const many = zhCatalogue[`resource.${res.name}.many`];
     if (!many) continue;
     for (const action of Object.keys(VERBS) as (keyof typeof VERBS)[]) {

@@ -6,7 +6,8 @@
 // route the declaration titles itself (screens.listTitle, addTitle, editTitle), a description of its own, and every
 // route that is not a resource's. A list's (or settings form's) description is the declaration's `description`, its
 // zh-CN `resource.<name>.description` beside the labels. Built in the zh-CN chunk (src/i18n/zh.ts) from the catalogue alone.
-import { CATALOGUE, routeRows } from '../../contract';
+import { CATALOGUE_INDEX } from '../../contract/resources/catalogueIndex';
+import { routeRows } from '../../contract/resources/summary';
 
 /** A verb and a noun in Chinese: run together, with a space before a Latin word ("新增 Web 钩子"). */
 export const zhVerb = (verb: string, noun: string) => (/^[A-Za-z0-9]/.test(noun) ? `${verb} ${noun}` : `${verb}${noun}`);
@@ -35,7 +36,7 @@ const zhTemplate = (kind: 'list' | 'add' | 'edit' | 'settings', one: string, man
  */
 export function derivedZhRoutes(zhCatalogue: Record<string, string>): Record<string, string> {
   const out: Record<string, string> = {};
-  for (const res of CATALOGUE) {
+  for (const res of CATALOGUE_INDEX) {
     const one = zhCatalogue[`resource.${res.name}.one`];
     const many = zhCatalogue[`resource.${res.name}.many`];
     if (!one || !many) continue;

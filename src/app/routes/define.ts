@@ -1,7 +1,9 @@
 // The kinds of a route row (RouteDef, its section, the screen that renders it, its redirect rule) and the helpers the
 // section files of src/app/routes/ build their rows with: r() for a hand-written row, fromResource() / catalogue() /
 // settings() / attendanceChild() for the rows a catalogue resource's declaration gives (contract/resources). Data only.
-import { clientsResource, routeRows, type PrivilegeMode, type ResourceDeclaration, type RouteType } from '../../../contract';
+import type { PrivilegeMode, RouteType } from '../../../contract';
+import { RESOURCE_INDEX } from '../../../contract/resources/catalogueIndex';
+import { routeRows, type ResourceSummary } from '../../../contract/resources/summary';
 
 export type SectionId = 'general' | 'monitor' | 'manage' | 'configure' | 'hardware' | 'report' | 'server' | 'visitor' | 'video' | 'attendance';
 
@@ -112,13 +114,13 @@ export const r = (section: SectionId, path: string, title: string, privileges: r
   ...opt,
 });
 /** One route row of a catalogue resource (contract/resources): path, title, privileges and icon come from its declaration. */
-export const fromResource = (res: ResourceDeclaration<any>, kind: 'list' | 'add' | 'edit' | 'settings', screen: ScreenKey, opt: Opt = {}): RouteDef => {
+export const fromResource = (res: ResourceSummary, kind: 'list' | 'add' | 'edit' | 'settings', screen: ScreenKey, opt: Opt = {}): RouteDef => {
   const row = routeRows(res).find((x) => x.kind === kind)!;
   return r(row.section as SectionId, row.path, row.title, row.privileges, { icon: res.icon, hidden: row.hidden, screen, ...opt });
 };
 /** The list, add and edit routes of a catalogue resource, on the generated screens (src/screens/catalogue); the
  *  list's description by default the declaration's own. */
-export const catalogue = (res: ResourceDeclaration<any>, description = res.description): RouteDef[] => [
+export const catalogue = (res: ResourceSummary, description = res.description): RouteDef[] => [
   fromResource(res, 'list', 'catalogueList', { description }),
   ...(res.privileges.add ? [fromResource(res, 'add', 'catalogueForm', { description: `Create a new ${res.label.one.toLowerCase()}.` })] : []),
   ...(res.privileges.edit || res.screens?.editRoute
@@ -126,19 +128,18 @@ export const catalogue = (res: ResourceDeclaration<any>, description = res.descr
     : []),
 ];
 /** A tenant's settings (a catalogue singleton): its one route is the form. */
-export const settings = (res: ResourceDeclaration<any>, description = res.description, opt: Opt = {}): RouteDef =>
+export const settings = (res: ResourceSummary, description = res.description, opt: Opt = {}): RouteDef =>
   fromResource(res, 'settings', 'catalogueForm', { description, ...opt });
 /**
  * §2 Attendance: the children sit under /attendance and are hidden from the sidebar (the attendance screen links
  * them); their edit/{id} opens to view holders too, read-only (the declarations' `screens.viewersOpen`).
  */
-export const attendanceChild = (res: ResourceDeclaration<any>, description: string): RouteDef[] =>
-  catalogue(res, description).map((d) => ({ ...d, hidden: true }));
+export const attendanceChild = (res: ResourceSummary, description: string): RouteDef[] => catalogue(res, description).map((d) => ({ ...d, hidden: true }));
 
 export const DASHBOARD = '/dashboard';
 export const LOGIN = '/login';
 export const FORBIDDEN = '/403-access-denied';
-export const CLIENTS = clientsResource.route;
+export const CLIENTS = RESOURCE_INDEX.clients.route;
 
 /** §2 attendance menu privileges: the attendance entry shows when any is held. */
 export const ATTENDANCE_MENU = ['3.0.0', '3.0.1', '3.0.2', '3.1.0', '3.1.1', '3.1.2', '3.2.0', '3.3', '3.4', '3.5.0', '3.6.0', '3.7.0', '3.8.0'] as const;

@@ -1,7 +1,8 @@
 // The Monitor section's rows of the route table (src/app/routeTable.ts joins the sections in sidebar order):
 // alarms, events, the floor plan, sessions and the journal replay.
-import { alarmShelvingsResource } from '../../../contract';
+
 import { catalogue, r, type RouteDef } from './define';
+import { RESOURCE_INDEX } from '../../../contract/resources/catalogueIndex';
 
 export const MONITOR_ROUTES: RouteDef[] = [
   r('monitor', '/monitor/alarms', 'Alarms', ['0.2.1.0'], {
@@ -10,7 +11,7 @@ export const MONITOR_ROUTES: RouteDef[] = [
     description: 'Live alarms from doors and inputs: acknowledge and process them as they arrive.',
   }),
   // issue 50: every shelving of an alarm source, running and ended (shelved from the Alarms screen)
-  ...catalogue(alarmShelvingsResource, 'Alarm sources kept off the consoles for a time, why, by whom and until when.'),
+  ...catalogue(RESOURCE_INDEX.alarmShelvings, 'Alarm sources kept off the consoles for a time, why, by whom and until when.'),
   r('monitor', '/monitor/events', 'Events', ['0.2.2.0'], {
     icon: 'pulse',
     screen: 'events',

@@ -1,7 +1,8 @@
 // The Report section's rows of the route table (src/app/routeTable.ts joins the sections in sidebar order):
 // activity, events, alarm handling and the catalogue reports.
-import { PRIV, reportJobsResource, identityReportResource, identityLocationResource } from '../../../contract';
+import { PRIV } from '../../../contract';
 import { r, catalogue, type RouteDef } from './define';
+import { RESOURCE_INDEX } from '../../../contract/resources/catalogueIndex';
 
 export const REPORT_ROUTES: RouteDef[] = [
   r('report', '/report/activity', 'Activity report', ['0.6.1.0'], {
@@ -26,8 +27,8 @@ export const REPORT_ROUTES: RouteDef[] = [
     screen: 'handoverHistory',
     description: 'Every acknowledged shift handover: the shift, who acknowledged it and when, and the note for the next shift.',
   }),
-  ...catalogue(identityReportResource, 'Identities with their credentials and access groups.'),
-  ...catalogue(identityLocationResource, 'Where each identity was last seen.'),
-  ...catalogue(reportJobsResource, 'Reports made on a schedule for the period just past, kept for download.'),
+  ...catalogue(RESOURCE_INDEX.identityReport, 'Identities with their credentials and access groups.'),
+  ...catalogue(RESOURCE_INDEX.identityLocations, 'Where each identity was last seen.'),
+  ...catalogue(RESOURCE_INDEX.reportJobs, 'Reports made on a schedule for the period just past, kept for download.'),
   // the credential store: derived from its declaration, after this section's last row (src/app/routeTable.ts withDeclaredRoutes)
 ];

@@ -1,15 +1,8 @@
 // The Visitor section's rows of the route table (src/app/routeTable.ts joins the sections in sidebar order):
 // today’s and upcoming visits, visitors, their tenants, credentials, visit types and requests.
-import {
-  PRIV,
-  visitorsResource,
-  visitorTenantsResource,
-  visitorCredentialsResource,
-  visitTypesResource,
-  visitRequestsResource,
-  visitorWatchlistResource,
-} from '../../../contract';
+import { PRIV } from '../../../contract';
 import { r, fromResource, catalogue, type RouteDef } from './define';
+import { RESOURCE_INDEX } from '../../../contract/resources/catalogueIndex';
 
 export const VISITOR_ROUTES: RouteDef[] = [
   r('visitor', '/visitor', 'Visitor management', ['1.0.0'], {
@@ -17,7 +10,7 @@ export const VISITOR_ROUTES: RouteDef[] = [
     screen: 'visitorToday',
     description: 'Today\u2019s visits: who is expected, on site and gone.',
   }),
-  fromResource(visitorsResource, 'add', 'visitorRegister', { icon: 'new-person', description: 'Register a visitor and issue a credential.' }),
+  fromResource(RESOURCE_INDEX.visitors, 'add', 'visitorRegister', { icon: 'new-person', description: 'Register a visitor and issue a credential.' }),
   r('visitor', '/visitor/visit-details/:id/:bucketStartDate', 'Visit details', ['1.0.5'], {
     icon: 'id-number',
     hidden: true,
@@ -36,26 +29,26 @@ export const VISITOR_ROUTES: RouteDef[] = [
     screen: 'visitorDetails',
     description: 'Sign a visitor out at an exit door.',
   }),
-  fromResource(visitorsResource, 'list', 'visitorList', { description: 'Every registered visitor.' }),
+  fromResource(RESOURCE_INDEX.visitors, 'list', 'visitorList', { description: 'Every registered visitor.' }),
   r('visitor', '/visitor/details/:id', 'Visitor details', ['1.0.3'], {
     icon: 'person',
     hidden: true,
     screen: 'visitorDetails',
     description: 'A visitor and their visits.',
   }),
-  ...catalogue(visitorTenantsResource, 'Tenants of the building whom visitors come to see.'),
-  ...catalogue(visitorCredentialsResource, 'Cards and QR codes lent to visitors.'),
+  ...catalogue(RESOURCE_INDEX.visitorTenants, 'Tenants of the building whom visitors come to see.'),
+  ...catalogue(RESOURCE_INDEX.visitorCredentials, 'Cards and QR codes lent to visitors.'),
   r('visitor', '/visitor/credentials/batch-add', 'Batch add visitor credentials', [PRIV.visitorCredentials.batchAdd], {
     icon: 'credit-card',
     hidden: true,
     screen: 'visitorCredentialBatch',
     description: 'Add a range of visitor cards at once.',
   }),
-  ...catalogue(visitTypesResource, 'Kinds of visit, how long they last and what they need.'),
+  ...catalogue(RESOURCE_INDEX.visitTypes, 'Kinds of visit, how long they last and what they need.'),
   // details/{id} [1.4.0]: the request read-only, with Approve and Decline for 1.4.1 holders (its record actions)
-  ...catalogue(visitRequestsResource, 'Requests from hosts, waiting for approval.'),
+  ...catalogue(RESOURCE_INDEX.visitRequests, 'Requests from hosts, waiting for approval.'),
   // issue 50: who is not let in or watched; registrations and requests that match warn the front desk
-  ...catalogue(visitorWatchlistResource, 'People not let in or kept an eye on: registrations and visit requests that match warn the front desk.'),
+  ...catalogue(RESOURCE_INDEX.visitorWatchlist, 'People not let in or kept an eye on: registrations and visit requests that match warn the front desk.'),
   r('visitor', '/visitor/upcoming-visits', 'Upcoming visits', ['1.0.0'], {
     icon: 'calendar',
     screen: 'visitorUpcoming',

@@ -3,12 +3,13 @@
 // state the list has not heard re-reads the list once, so the time of the change follows too.
 import { useEffect, useMemo } from 'react';
 import { useSelector } from '@xstate/react';
-import { DESTINATIONS, threatLevelsResource, type DoorView, type PageOf } from '../../../contract';
+import { DESTINATIONS, type DoorView, type PageOf } from '../../../contract';
 import { selectDoors } from '../../../machines/hardwareStatus.selectors';
 import { selectClientId } from '../../../machines/session.selectors';
 import { useReading } from '../../hooks/useReading';
 import { useSystemActor } from '../../hooks/useSystemActor';
 import { mergeDoors, unheardChanges, type LiveDoor } from './doorStatus';
+import { RESOURCE_INDEX } from '../../../contract/resources/catalogueIndex';
 
 export interface LiveDoors {
   /** null until the first list arrives */
@@ -38,7 +39,7 @@ export function useLiveDoors(enabled = true): LiveDoors {
   const central = useSystemActor('socket.central');
   useEffect(() => {
     const sub = central.on('socket.message', (m) => {
-      if (m.destination === `${DESTINATIONS.changes}/doors` || m.destination === `${DESTINATIONS.changes}/${threatLevelsResource.name}`) reload();
+      if (m.destination === `${DESTINATIONS.changes}/doors` || m.destination === `${DESTINATIONS.changes}/${RESOURCE_INDEX.threatLevels.name}`) reload();
     });
     return () => sub.unsubscribe();
   }, [central, reload]);
