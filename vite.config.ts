@@ -30,7 +30,15 @@ export default defineConfig({
   plugins: [react(), blueprintIcons(['src', 'contract']), signInSheet(), precompress()],
   // sockjs-client reads a Node `global` (TOOLCHAIN.md)
   define: { global: 'globalThis' },
-  build: { outDir: 'dist', chunkSizeWarningLimit: 2000 },
+  build: {
+    outDir: 'dist',
+    chunkSizeWarningLimit: 2000,
+    // Issue 48: contract/ is definitions only (schemas, paths, declarations; no module of it acts when evaluated), so a
+    // module of it that the console's start reaches only through the barrel (contract/index.ts) and whose exports it
+    // does not use is left to the chunks that use it: the catalogue's declarations load with the screens, and the start
+    // reads their light index (contract/resources/catalogueIndex.ts).
+    rollupOptions: { treeshake: { moduleSideEffects: (id: string) => !/[\\/]contract[\\/]/.test(id) } },
+  },
   server: {
     proxy: Object.fromEntries(proxied.map((p) => [p, { target, ws: true, changeOrigin: true }])),
   },

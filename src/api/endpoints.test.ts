@@ -1,7 +1,8 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import type { AxiosAdapter } from 'axios';
 import { api } from './client';
-import { listIdentities, listQuery, me } from './endpoints';
+import { listQuery, me } from './endpoints';
+import { listIdentities } from './endpointsScreens';
 import { ApiError } from './errors';
 
 const original = api.defaults.adapter;

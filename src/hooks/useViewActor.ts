@@ -10,7 +10,7 @@
 // network — for nothing. Until then the view reads a stand-in (the same logic with the same input, never started: the
 // very first snapshot the actor will have) through a handle whose identity never changes: the events it is sent
 // before the actor opens are delivered to it once it does, and its subscribers are moved over to it.
-import { useEffect, useState } from 'react';
+import { use, useEffect, useState } from 'react';
 import { useActorRef } from '@xstate/react';
 import {
   createActor,
@@ -29,6 +29,11 @@ export type { LogicIdOf, ViewLogicId } from './wiring';
 const openViewActor = (label: string, input: unknown) => wiring().openViewActor(label, input);
 const closeViewActor = (id: string) => wiring().closeViewActor(id);
 const viewLogic = (label: string) => wiring().viewLogic(label);
+/** The view waits (suspends) while its label's logic is still loading (a resource's list or form, issue 48). */
+const useLogicReady = (label: string) => {
+  const ready = wiring().viewLogicReady(label);
+  if (ready) use(ready);
+};
 
 /** A subscription that follows the handle's target; `moved` tells a snapshot subscriber to read the new target's snapshot. */
 interface Moved {
@@ -129,6 +134,7 @@ export function useViewActor(id: `form:${string}`, options?: { input?: unknown }
 export function useViewActor(id: `commands:${string}`, options?: { input?: unknown }): ActorRefFrom<ResourceLogics['commands']>;
 export function useViewActor<K extends ViewLogicId>(id: K, options?: ViewActorOptions<ViewLogics[K]>): ActorRefFrom<ViewLogics[K]>;
 export function useViewActor(id: string, options: ViewActorOptions<AnyActorLogic> = {}): AnyActorRef {
+  useLogicReady(id);
   const [handle] = useState(() => {
     const logic = viewLogic(id);
     if (!logic) throw new Error(`No logic is registered under '${id}' (src/system/logic.ts).`);
@@ -147,6 +153,7 @@ export function useViewActor(id: string, options: ViewActorOptions<AnyActorLogic
  * event: people's data, megabytes). Still by id: the view does not bring the logic.
  */
 export function usePrivateActor<K extends ViewLogicId>(id: K): ActorRefFrom<ViewLogics[K]> {
+  useLogicReady(id);
   const logic = viewLogic(id);
   if (!logic) throw new Error(`No logic is registered under '${id}' (src/system/logic.ts).`);
   return useActorRef(logic) as unknown as ActorRefFrom<ViewLogics[K]>;

@@ -18,6 +18,7 @@ export type ConsoleWiring = Of<
     openViewActor(label: string, input: unknown): AnyActorRef;
     closeViewActor(id: string): void;
     viewLogic(label: string): AnyActorLogic | undefined;
+    viewLogicReady(label: string): Promise<void> | null;
   }
 >;
 /** Every named logic a view may ask for, by id. */

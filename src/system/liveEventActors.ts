@@ -4,7 +4,7 @@ import { fromCallback, fromPromise } from 'xstate';
 import type { Event } from '../../contract';
 import { liveEventsMachine, MAX_ROWS, type LiveEventsEvent } from '../../machines/liveEvents';
 import type { SocketActor } from '../../machines/socket';
-import { listEvents } from '../api/endpoints';
+import { listEvents } from '../api/endpointsScreens';
 
 /** How many missed events one resync reads at most (the screen shows fewer). */
 export const RESYNC_MAX = 1000;

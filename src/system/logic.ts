@@ -9,88 +9,34 @@
 // - `list:<resource>`, `form:<resource>`, `commands:<resource>`: the generic list, form and list commands of a catalogue
 //   resource (contract/resources) or of one of the few resources declared only for the console (the reports' lists,
 //   the sessions lists), made once per resource.
-import { fromPromise, type AnyActorLogic } from 'xstate';
-import type { Struct } from 'superstruct';
-import { apiPaths, resourceByName, rowSchema, type EndSessionsResult, type PageOf, type SessionKind } from '../../contract';
-import { CONSOLE_LISTS } from '../../contract/consoleLists';
-import { createResourceFormMachine } from '../../machines/resourceForm';
-import { createResourceListMachine } from '../../machines/resourceList';
-import { commandMachine } from '../../machines/command';
-import { sessionEndMachine } from '../../machines/sessionEnd';
-import { badgePrintMachine } from '../../machines/badgePrint';
-import type { ListQueryInput } from '../../machines/resourceList';
-import { endSessions, listSessions } from '../api/sessions';
-import * as reads from './readActors';
-import { liveEvents } from './liveEventActors';
-import * as passwords from './passwordActors';
-import * as mfaProfile from './mfaProfileActors';
-import { resourceActors } from './resourceActors';
-import { printBadgeLogic } from './printBadge';
-import { floorPlanTimeLogic } from './floorPlanTimeLogic';
+//
+// Issue 48: the ids the console's start asks for (the header's client menu, the opening screen's readings and
+// commands) are in ./openingActors.ts; every other one, with the screens' REST calls and the catalogue's declarations,
+// is in ./screenLogic.ts, loaded when a view first asks for one: viewLogicReady says what that view waits for (the
+// hooks suspend it), and viewLogic answers once it is in.
+import type { AnyActorLogic } from 'xstate';
+import * as opening from './openingActors';
+import type * as screenLogic from './screenLogic';
+import type { ResourceView } from './resourceLogic';
 
-/** The resource lists and forms of this console: made once per resource. */
-const resourceMachines = (api: string, schema: Struct<any, any>, bulkDelete?: string, shownOnce: readonly string[] = [], singleton = false) => {
-  const a = resourceActors(api, schema, bulkDelete, shownOnce, singleton);
-  return {
-    list: createResourceListMachine({ fetchPage: a.fetchPage, deleteMany: a.deleteMany }),
-    form: createResourceFormMachine({ load: a.load, save: a.save, act: a.act }),
-    /** The list screen's commands: export, named row actions (one at a time, each answer emitted). */
-    commands: commandMachine.provide({ actors: { run: a.command } }),
-  };
-};
-export type ResourceView = keyof ReturnType<typeof resourceMachines>;
-export type ResourceLogics = ReturnType<typeof resourceMachines>;
+export type { ResourceLogics, ResourceView } from './resourceLogic';
 
-/** Lists the console declares for itself (not catalogue resources): those over a REST path and row (contract's
- *  CONSOLE_LISTS, the report screens' source too), and the sessions lists. */
-const CONSOLE_LOGICS: Record<string, () => Partial<ResourceLogics>> = {
-  ...Object.fromEntries(Object.entries(CONSOLE_LISTS).map(([name, l]) => [name, () => resourceMachines(l.api, l.schema)])),
-  'operator-sessions': () => ({ list: createResourceListMachine({ fetchPage: sessionActors('operator').fetchPage }) }),
-  'service-sessions': () => ({ list: createResourceListMachine({ fetchPage: sessionActors('service').fetchPage }) }),
-};
+/** The other screens' logic (./screenLogic.ts) once loaded: issue 48, neither it nor the catalogue's declarations are
+ *  read at the console's start. */
+let screens: typeof screenLogic | null = null;
+let screensLoading: Promise<void> | null = null;
+const loadScreens = () =>
+  (screensLoading ??= import('./screenLogic').then(
+    (m) => {
+      screens = m;
+    },
+    (e: unknown) => {
+      screensLoading = null; // a failed fetch is tried again by the next view that asks
+      throw e;
+    },
+  ));
 
-const made = new Map<string, Partial<ResourceLogics>>();
-function resourceLogics(name: string): Partial<ResourceLogics> | undefined {
-  let m = made.get(name);
-  if (m) return m;
-  const d = resourceByName(name);
-  if (d)
-    m = resourceMachines(
-      d.api,
-      rowSchema(d),
-      d.privileges.delete ? apiPaths(d).bulkDelete : undefined,
-      d.screens?.shownOnce?.map((x) => x.field),
-      !!d.singleton,
-    );
-  else m = CONSOLE_LOGICS[name]?.();
-  if (m) made.set(name, m);
-  return m;
-}
-
-/** The Monitor sessions screens' actors (issue 4): a page of sessions, ending some. */
-const sessionActors = (kind: SessionKind) => ({
-  fetchPage: fromPromise<PageOf<unknown>, ListQueryInput>(({ input }) =>
-    listSessions(kind, { page: input.page, size: input.size, sort: input.sort, filters: input.filters }),
-  ),
-  endSessions: fromPromise<EndSessionsResult, { ids: number[] }>(({ input }) => endSessions(kind, input.ids)),
-});
-/** A session list's end-sessions actor. */
-const sessionEnd = (kind: SessionKind) => sessionEndMachine.provide({ actors: { endSessions: sessionActors(kind).endSessions } });
-
-/** A visitor badge printed by the desktop companion (the system's `companion` actor). */
-const badgePrintLogic = badgePrintMachine.provide({ actors: { print: printBadgeLogic() } });
-
-const NAMED = {
-  ...reads,
-  ...passwords,
-  ...mfaProfile,
-  liveEvents,
-  operatorSessionEnd: sessionEnd('operator'),
-  serviceSessionEnd: sessionEnd('service'),
-  badgePrintLogic,
-  floorPlanTimeLogic,
-};
-type Named = typeof NAMED;
+type Named = typeof opening & typeof screenLogic.SCREEN_LOGICS;
 
 /** The registry's ids: every named logic a view may ask for. */
 export type ViewLogicId = { [K in keyof Named]: Named[K] extends AnyActorLogic ? K : never }[keyof Named] & string;
@@ -119,12 +65,26 @@ export type {
   Tick,
 } from './readActors';
 
+const RESOURCE_LABEL = /^(list|form|commands):(.+)$/;
 const isLogic = (x: unknown): x is AnyActorLogic => typeof x === 'object' && x !== null && 'transition' in x && 'getInitialSnapshot' in x;
 
 /** The logic of a view actor's label (its id without `#n`), or undefined when there is none. */
 export function viewLogic(label: string): AnyActorLogic | undefined {
-  const resource = /^(list|form|commands):(.+)$/.exec(label);
-  if (resource) return resourceLogics(resource[2])?.[resource[1] as ResourceView];
-  const named = (NAMED as Record<string, unknown>)[label];
+  const resource = RESOURCE_LABEL.exec(label);
+  if (resource) return screens?.resourceLogics(resource[2])?.[resource[1] as ResourceView];
+  const named = Object.hasOwn(opening, label)
+    ? (opening as Record<string, unknown>)[label]
+    : (screens?.SCREEN_LOGICS as Record<string, unknown> | undefined)?.[label];
   return isLogic(named) ? named : undefined;
 }
+
+/** Null when the logic of a view actor's label can be asked for now (viewLogic), else what it waits for: the screens'
+ *  logic loads with the first view that asks for an id the start does not hold (the hooks suspend that view until it
+ *  is in). */
+export function viewLogicReady(label: string): Promise<void> | null {
+  if (screens || (Object.hasOwn(opening, label) && isLogic((opening as Record<string, unknown>)[label]))) return null;
+  return loadScreens();
+}
+
+/** The screens' logic, loaded (tests, and whoever must resolve every id at once). */
+export const loadScreenLogic = (): Promise<void> => loadScreens();

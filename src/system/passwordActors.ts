@@ -1,7 +1,8 @@
 // Password flows run in the generic resourceForm machine with their endpoint as the save actor.
 import { fromPromise } from 'xstate';
 import { createResourceFormMachine, type SaveInput, type Saved } from '../../machines/resourceForm';
-import { changePassword, resetFinish, resetInit, resetOperatorPassword } from '../api/endpoints';
+import { changePassword, resetFinish, resetInit } from '../api/endpoints';
+import { resetOperatorPassword } from '../api/endpointsScreens';
 
 const saving = (call: (values: any) => Promise<unknown>) =>
   createResourceFormMachine({

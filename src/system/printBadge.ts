@@ -4,7 +4,7 @@ import { fromPromise } from 'xstate';
 import type { BadgeVisitor, Sentence } from '../../contract';
 import { COMPANION_SAID, type CompanionActor } from '../../machines/companion';
 import { selectCanPrintBadge } from '../../machines/companion.selectors';
-import { recordBadgePrinted } from '../api/endpoints';
+import { recordBadgePrinted } from '../api/endpointsScreens';
 
 /** An error that carries what it says as a sentence (its key and values): badgePrint keeps it (errorSaid), the view says it. */
 const saying = (sentence: Sentence) => Object.assign(new Error(sentence.message), { sentence });

@@ -9,6 +9,7 @@ import { doorQrCodeMachine, doorQrMachine, type DoorQrAnswer, type DoorQrTurn } 
 import type { DoorCommand, OsdpScanScope } from '../../contract';
 import { commandMachine } from '../../machines/command';
 import { restoreMachine } from '../../machines/restore';
+import { optionsOf } from '../api/endpoints';
 import {
   operatorAction,
   addVisitorCredentials,
@@ -17,7 +18,6 @@ import {
   getAttendanceSummary,
   listTeamChoices,
   armAlarmGroup,
-  listClients,
   listUserFieldDefs,
   controllerDiagnostic,
   controllerHub,
@@ -34,14 +34,49 @@ import {
   doorQrCode,
   listDoorQr,
   listDivisions,
-  listDoors,
   listSpecialDates,
   setDoorQr,
   setThreatLevel,
   threatCurrent,
   threatLevelChoices,
   threatSetChoices,
-} from '../api/endpoints';
+  assignPrivileges,
+  backupFile,
+  batchErrorReport,
+  deleteBackup,
+  listBackups,
+  platformHistory,
+  listReportJobRuns,
+  reportJobFile,
+  retryReportJobRun,
+  restoreBackup,
+  takeBackup,
+  uploadBackup,
+  batchImportPath,
+  getOperatorSettings,
+  getVisitor,
+  listPrivilegeHolders,
+  moveVisitor,
+  previewAccessChange,
+  previewBatchUpload,
+  redeliverWebHook,
+  resourceApi,
+  revokeApiKey,
+  roleName,
+  roleTicks,
+  rotateApiKey,
+  saveOperatorSettings,
+  webHookAttempts,
+  type AccessPreview,
+  type OperatorSettingsValues,
+  type Tick,
+  auditChainExport,
+  auditChainVerify,
+  alarmHandlingFile,
+  getAlarmHandling,
+  listHandovers,
+} from '../api/endpointsScreens';
+import { formCommand, reading } from './openingActors';
 // issue 11 (views-tasks)
 import {
   API,
@@ -57,47 +92,9 @@ import {
 } from '../../contract';
 import { createResourceFormMachine, type Saved, type SaveInput } from '../../machines/resourceForm';
 import { batchUploadMachine, type BatchPreview, type BatchProgress, type BatchResult, type PreviewInput } from '../../machines/batchUpload';
-import {
-  assignPrivileges,
-  backupFile,
-  batchErrorReport,
-  deleteBackup,
-  listBackups,
-  platformHistory,
-  listReportJobRuns,
-  reportJobFile,
-  retryReportJobRun,
-  restoreBackup,
-  takeBackup,
-  uploadBackup,
-  batchImportPath,
-  dashboard,
-  getOperatorSettings,
-  getVisitor,
-  listPrivilegeHolders,
-  moveVisitor,
-  optionsOf,
-  previewAccessChange,
-  previewBatchUpload,
-  redeliverWebHook,
-  resourceApi,
-  revokeApiKey,
-  roleName,
-  roleTicks,
-  rotateApiKey,
-  saveOperatorSettings,
-  webHookAttempts,
-  type AccessPreview,
-  type OperatorSettingsValues,
-  type Tick,
-} from '../api/endpoints';
 import { ApiError, isNotFound } from '../api/errors';
 import { exportEventHistory, streamGet, type ExportFormat } from '../api/stream';
 import { listRecordings, openRecording } from './journalRecordings';
-import { auditChainExport, auditChainVerify } from '../api/endpoints';
-import { alarmHandlingFile, getAlarmHandling } from '../api/endpoints';
-import { acknowledgeHandover, getLatestHandover, listHandovers } from '../api/endpoints';
-import type { AcknowledgeHandoverBody } from '../../contract/handover';
 import { fileAt } from '../api/files';
 import { comsetCardReader, discoverOsdpReaders, osdpReaders, repairCardReader, type OsdpReadersOf } from '../api/osdp';
 
@@ -106,18 +103,11 @@ export const divisionChoices = readingMachine.provide({
   actors: { read: fromPromise<unknown, void>(() => listDivisions({ size: 1000, sort: [{ field: 'name', dir: 'asc' }] })) },
 });
 // the answers' types, for the views that show them (they import nothing of endpoints)
-export type { AlarmGroupRow, DiscoveredBoard, SpecialDateRow } from '../api/endpoints';
+export type { AlarmGroupRow, DiscoveredBoard, SpecialDateRow } from '../api/endpointsScreens';
 
 /** A view without anything to read (no division choice, no door rights) reads nothing. */
 export const nothingToRead = readingMachine.provide({ actors: { read: fromPromise<unknown, void>(async () => null) } });
 
-/** One read of a screen, by the call that answers it. */
-const reading = (read: (input: any) => Promise<unknown>) => readingMachine.provide({ actors: { read: fromPromise<unknown, any>(({ input }) => read(input)) } });
-
-/** The header's client menu: the clients the user may switch to (none without the right to list them). */
-export const clientsReading = reading((input: { may: boolean } | null) =>
-  input?.may ? listClients({ size: 100, sort: [{ field: 'name', dir: 'asc' }] }) : Promise.resolve(null),
-);
 /** An extensible resource's form and list (identities): the client's user-defined fields. */
 export const userFieldDefsReading = reading(() => listUserFieldDefs());
 /** /configure/calendar: the client's special dates. */
@@ -126,7 +116,6 @@ export const specialDatesReading = reading(() => listSpecialDates());
 export const controllerHubReading = reading(() => controllerHub());
 /** /configure/interface/add: the boards the controllers' buses found that are not added yet. */
 export const discoveredBoardsReading = reading(() => discoverInterfaces());
-/** The doors screen, the dashboard and the floor plan: the client's doors (live heart-beats are laid over them). */
 /** /configure/division: the client's divisions (the screen draws the tree). */
 export const divisionsReading = reading(() => listDivisions({ size: 1000 }));
 /** /hardware/controllers/diagnostic/:ip — the controller at that address, its boards and recent faults. */
@@ -136,7 +125,6 @@ export const zoneOccupancyReading = reading(() => zoneOccupancy());
 export const zoneOccupantsReading = reading((zoneId: number) => zoneOccupants(zoneId));
 /** /configure/alarm-group/:id/…/alarm-zone: the alarm group as a zone. */
 export const alarmGroupReading = reading((id: number) => getAlarmGroup(id));
-export const doorsReading = reading((input: { enabled: boolean } | null) => (input?.enabled === false ? Promise.resolve(null) : listDoors()));
 
 export const threatLevelLogic = threatLevelMachine.provide({
   actors: {
@@ -223,9 +211,6 @@ export const recordingsReading = reading(() => listRecordings());
 /** `<recordingId>`: open a recorded session; answers its journal as NDJSON text for the replay viewer. */
 export const recordingOpenings = commands((id) => openRecording(Number(id)));
 
-/** The dashboard's figures, read again (at most every DASHBOARD_LIVE_MS) after the real-time notices it follows (a live reading: `useReading(…, { live: true })`). */
-export const dashboardReading = readingMachine.provide({ actors: { read: fromPromise<unknown, unknown>(() => dashboard()) } });
-
 /** /monitor/floor-plan: the client's plans by name (nothing without a client), and one plan with its pinned doors. */
 const floorPlanCalls = () => resourceApi(floorPlansResource.api, rowSchema(floorPlansResource));
 export const floorPlansReading = reading((input: { clientId: number | null } | null) =>
@@ -276,10 +261,10 @@ export const reportJobRetries = commands((command) => {
   const [job, run] = command.split('|').map(Number);
   return retryReportJobRun(job, run);
 });
-export type { ReportJobRun, ReportJobRuns } from '../api/endpoints';
+export type { ReportJobRun, ReportJobRuns } from '../api/endpointsScreens';
 /** A scheduled report job's history, newest first, and whether the server mails (the job's page). */
 export const reportJobRunsReading = reading((id: number | null) => (id === null ? Promise.resolve(null) : listReportJobRuns(id)));
-export type { PrivilegeHoldersRow, Tick } from '../api/endpoints';
+export type { PrivilegeHoldersRow, Tick } from '../api/endpointsScreens';
 /** /manage/privileges: every code with the client's roles holding it; the client's divisions by id. */
 export const privilegeHoldersReading = reading(() => listPrivilegeHolders());
 /** /manage/roles/assign-privileges/:id: the role's name and its ticked codes. */
@@ -300,7 +285,7 @@ export const assignPrivilegeCommands = commands(async (command) => {
   }
 });
 
-export type { OperatorSettingsValues } from '../api/endpoints';
+export type { OperatorSettingsValues } from '../api/endpointsScreens';
 /** /manage/operator-settings: the client's settings as one form (loaded, saved, refused values back on their fields). */
 export const operatorSettingsForm = createResourceFormMachine({
   load: fromPromise<unknown, { id: number }>(() => getOperatorSettings()),
@@ -393,7 +378,7 @@ export const accessPreviewLogic = reading(async (input: AccessPreviewInput): Pro
     throw e;
   }
 });
-export type { AccessPreview } from '../api/endpoints';
+export type { AccessPreview } from '../api/endpointsScreens';
 
 /** The events screen's export (machines/download.ts): its stored history with the screen's filter, streamed with progress. */
 export type EventExportInput = { filters: Record<string, string>; format: ExportFormat };
@@ -417,19 +402,6 @@ export const eventExportLogic = downloadMachine.provide({
 
 /** One command of a form whose refusal is an answer: its result under `key`, or the field violations of a 400 (the
  *  form shows them on its fields; any other failure is the command's error). */
-const formCommand = <I>(key: string, call: (input: I) => Promise<unknown>) =>
-  commandMachine.provide({
-    actors: {
-      run: fromPromise<unknown, { command: string; input?: unknown }>(async ({ input }) => {
-        try {
-          return { [key]: await call(input.input as I) };
-        } catch (e) {
-          if (e instanceof ApiError && e.status === 400 && e.violations.length) return { violations: e.violations };
-          throw e;
-        }
-      }),
-    },
-  });
 
 /** Batch add visitor credentials: what was added, or the violations of a refused batch. */
 export const visitorCredentialBatchCommands = formCommand<VisitorCredentialBatch>('added', addVisitorCredentials);
@@ -444,7 +416,7 @@ export const timesheetBuildCommands = formCommand<TimesheetBuild>('built', build
 /** The activity report (issue 31): the client's audit chain verified now; and its verifiable export (answers the file). */
 export const auditChainReading = reading(() => auditChainVerify());
 export const auditChainExports = commands(() => auditChainExport());
-export type { AuditChainReport } from '../api/endpoints';
+export type { AuditChainReport } from '../api/endpointsScreens';
 /** The alarm handling report (issue 31): the period asked for (nothing while it is not a valid one); and its file,
  *  command `<csv|xlsx>|<from>|<to>` (answers the file). */
 export const alarmHandlingReading = reading((q: { from: string; to: string } | null) => (q ? getAlarmHandling(q) : Promise.resolve(null)));
@@ -452,7 +424,7 @@ export const alarmHandlingExports = commands((command) => {
   const [format, from, to] = command.split('|');
   return alarmHandlingFile({ format: format === 'xlsx' ? 'xlsx' : 'csv', from, to });
 });
-export type { AlarmHandlingReport } from '../api/endpoints';
+export type { AlarmHandlingReport } from '../api/endpointsScreens';
 /** The attendance screens' files (issue 29), the server's tabular writer: command `daily|<csv|xlsx>|<date>|<teamId>`
  *  or `summary|<csv|xlsx>|<from>|<to>|<teamId>` (answers the file). */
 export const attendanceExports = commands((command) => {
@@ -462,15 +434,6 @@ export const attendanceExports = commands((command) => {
     `${what === 'daily' ? DAILY_ATTENDANCE_API : ATTENDANCE_SUMMARY_API}?${new URLSearchParams({ ...q, format: format === 'xlsx' ? 'xlsx' : 'csv' })}`,
   );
 });
-/** The dashboard's shift handover (issue 31): the digest of the shift that ended last (null before any has ended); and
- *  its acknowledgement, command `acknowledge` with input {end, note} (answers {acknowledged} or the note's violations). */
-export const handoverReading = reading(() =>
-  getLatestHandover().catch((e) => {
-    if (isNotFound(e)) return null;
-    throw e;
-  }),
-);
-export const handoverCommands = formCommand<AcknowledgeHandoverBody>('acknowledged', acknowledgeHandover);
 /** Issue 50: the acknowledged handovers, newest first (/report/handovers). */
 export const handoverHistoryReading = reading(() => listHandovers());
 

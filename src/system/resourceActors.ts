@@ -4,7 +4,7 @@ import type { Struct } from 'superstruct';
 import type { PageOf } from '../../contract';
 import type { ListQueryInput } from '../../machines/resourceList';
 import type { ActInput, Acted, SaveInput, Saved } from '../../machines/resourceForm';
-import { resourceApi } from '../api/endpoints';
+import { resourceApi } from '../api/endpointsScreens';
 import { loadAll } from '../api/queue';
 
 /** The list's export: the server's streamed CSV of the filtered rows, or (a resource the server does not export) every filtered row, for the view to write as CSV. */

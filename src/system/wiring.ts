@@ -6,7 +6,7 @@ import type { Notice } from './notices';
 import { notices$, notify } from './notices';
 import { alarmSound } from './alarmNotices';
 import { closeViewActor, getJournal, getSystem, openViewActor, reportUiError } from './browser';
-import { viewLogic } from './logic';
+import { viewLogic, viewLogicReady } from './logic';
 import { openingScreenRead, openingScreenShown } from './openingScreen';
 
 export const consoleWiring = {
@@ -14,6 +14,8 @@ export const consoleWiring = {
   openViewActor,
   closeViewActor,
   viewLogic,
+  /** Null when a label's logic is in; else it loads (a catalogue resource's list or form: issue 48) and the view waits. */
+  viewLogicReady,
   /** A notice for the toasts, and the toasts' stream of them. */
   notify: (notice: Notice) => notify(notice),
   notices$,
