@@ -2,6 +2,7 @@ export * from './constants';
 export * from './privileges';
 export * from './watchlist';
 export * from './schemas';
+export * from './peopleSchemas';
 export * from './activity';
 export * from './api';
 export * from './access';

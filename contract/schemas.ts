@@ -26,7 +26,7 @@ import { fill, type Sentence } from './messages';
 
 export * from './primitives';
 import { quickCheck } from './quickCheck';
-import { clientsResource, identitiesResource, inputSchema, listQuerySchema, rowSchema, visitorsResource } from './resources';
+import { clientsResource, inputSchema, rowSchema } from './resources';
 
 // ---------- helpers ----------
 export type { Violation } from './violation';
@@ -239,24 +239,9 @@ export type Client = Infer<typeof Client>;
 export const Division = type({ id: integer(), clientId: integer(), name: string(), parentId: nullable(integer()) });
 export type Division = Infer<typeof Division>;
 
-// ---------- identities and visitors: derived from contract/resources/ ----------
-export const IdentityInput = inputSchema(identitiesResource);
-export type IdentityInput = Infer<typeof IdentityInput>;
-export const Identity = rowSchema(identitiesResource);
-export type Identity = Infer<typeof Identity>;
-export type Credential = Identity['credentials'][number];
 export const BulkDeleteRequest = object({
   ids: refine(boundedList(Id, 1000), 'nonEmpty', (v) => v.length > 0 || fill('list.empty', 'must name at least one', {})),
 });
-/** GET identities: the list query with the declaration's sort allow-list and filters (status, division). */
-export const IdentityListQuery = listQuerySchema(identitiesResource);
-
-/** POST register: who came, whom they visit, for what and on which day (the badge is valid until its end). */
-export const VisitorInput = inputSchema(visitorsResource);
-export type VisitorInput = Infer<typeof VisitorInput>;
-export const Visitor = rowSchema(visitorsResource);
-export type Visitor = Infer<typeof Visitor>;
-export const VisitorListQuery = listQuerySchema(visitorsResource);
 
 // ---------- dashboard ----------
 /** One hour of a 24-hour series: the hour's start (ISO, UTC) and how many. */
