@@ -3,7 +3,7 @@
 // raised and lands on the event report showing exactly the alarms behind it; at 390 px the report does not scroll
 // sideways (its cards wrap, its table scrolls in its own box).
 import { expect, test } from './fixtures';
-import { bearer, shot, signIn } from './helpers';
+import { bearer, shot, signIn, go } from './helpers';
 
 test('the operator opens the alarm handling report and the alarms behind a figure', async ({ page }) => {
   await signIn(page, 'operator');
@@ -14,7 +14,7 @@ test('the operator opens the alarm handling report and the alarms behind a figur
   expect(raised.status()).toBe(200);
   const alarmId = (await raised.json()).id as number;
 
-  await page.goto('/report/alarm-handling');
+  await go(page, '/report/alarm-handling');
   await expect(page.getByTestId('alarm-handling-period')).toBeVisible();
   // the figure on screen is the server's count of the period the screen asked for
   const from = await page.getByLabel('First day').getAttribute('data-date'); // the day the field holds (it shows '28 Nov 2026')
@@ -45,7 +45,7 @@ test('the operator opens the alarm handling report and the alarms behind a figur
   expect(behind.items.map((e: { id: number }) => e.id)).toContain(alarmId);
 
   await page.setViewportSize({ width: 390, height: 844 });
-  await page.goto('/report/alarm-handling');
+  await go(page, '/report/alarm-handling');
   await expect(page.getByTestId('alarm-handling-raised')).toHaveText(String(report.total.raised));
   await expect(page.getByTestId('alarm-handling-table')).toBeAttached();
   await shot(page, 'alarm-handling-390');

@@ -1,7 +1,7 @@
 // Live alarms end to end: the hardware simulator forces a door open, the alarm reaches every console of the
 // tenant over STOMP, one operator acknowledges and processes it, the other sees it, the audit has it.
 import { expect, test, type Page } from './fixtures';
-import { shot, signIn } from './helpers';
+import { shot, signIn, go } from './helpers';
 
 async function forceDoorOpen(page: Page) {
   const token = await page.evaluate(() => localStorage.getItem('jwt'));
@@ -19,7 +19,7 @@ test('a forced door raises an alarm that two consoles see, one acknowledges and 
   await signIn(one, 'operator');
   await signIn(two, 'auditor'); // watches the same client's alarms
   for (const p of [one, two]) {
-    await p.goto('/monitor/alarms');
+    await go(p, '/monitor/alarms');
     await expect(p.getByTestId('socket-status')).toHaveText(/connected/);
   }
   const before = await one.getByTestId('alarm-row').count();
@@ -49,6 +49,6 @@ test('a forced door raises an alarm that two consoles see, one acknowledges and 
   await expect(one.getByTestId('alarm-row').filter({ hasText: doorName })).toHaveCount(0);
   await expect(two.getByTestId('alarm-row').filter({ hasText: doorName })).toHaveCount(0);
 
-  await one.goto('/report/activity');
+  await go(one, '/report/activity');
   await expect(one.getByTestId('activity-report')).toContainText('Processed'); // plain words (issue 50), not the code `process`
 });

@@ -2,7 +2,7 @@
 // team (seeded badge-ins: present, late, absent), moves day by day to a weekend (day off), filters by team; a user
 // without 3.2.0 cannot open it. The attendance properties [3.5.0] round worked time.
 import { expect, test } from './fixtures';
-import { bearer, pick, shot, signIn, signInTo } from './helpers';
+import { bearer, pick, shot, signIn, signInTo, go } from './helpers';
 import { signOut } from './console.helpers';
 
 const KL = 'Asia/Kuala_Lumpur';
@@ -62,14 +62,14 @@ test('HR reads a working day and a weekend of the head-office team, rounds worke
   await expect(rows).toHaveCount(8);
 
   // attendance properties [3.5.0]: worked time rounded down to quarters shows so on the working day; the form stays
-  await page.goto('/attendance/properties');
+  await go(page, '/attendance/properties');
   const props = page.getByTestId('attendanceProperties-form');
   await props.getByLabel('Round worked time down to (minutes)').fill('15');
   await page.getByTestId('form-save').click();
   await expect(page.getByTestId('toast').filter({ hasText: 'Attendance properties saved' }).first()).toBeVisible();
   await page.reload();
   await expect(props.getByLabel('Round worked time down to (minutes)')).toHaveValue('15');
-  await page.goto('/attendance/daily-attendance');
+  await go(page, '/attendance/daily-attendance');
   await screen.getByLabel('Day', { exact: true }).fill(ymd(t));
   // the past day's reading (most came and went), every worked time a quarter
   await expect
@@ -79,7 +79,7 @@ test('HR reads a working day and a weekend of the head-office team, rounds worke
     })
     .toBe(true);
   // summaries [3.6.0]: the last two weeks of the team, days counted per member
-  await page.goto('/attendance/summaries');
+  await go(page, '/attendance/summaries');
   const summaries = page.getByTestId('attendance-summaries');
   await summaries.getByLabel('First day').fill(ymd(Date.now() - 14 * 86_400_000));
   await summaries.getByLabel('Last day').fill(ymd(Date.now()));
@@ -93,7 +93,7 @@ test('HR reads a working day and a weekend of the head-office team, rounds worke
   await expect(summaries.getByTestId('summary-problem')).toHaveText('The last day is before the first.');
 
   // build the timesheet of that working day [3.3], then amend one member's day [3.4] with the reason
-  await page.goto('/attendance/build/timesheet');
+  await go(page, '/attendance/build/timesheet');
   const builder = page.getByTestId('build-timesheet');
   await builder.getByLabel('First day').fill(ymd(t));
   await builder.getByLabel('Last day').fill(ymd(t));
@@ -105,7 +105,7 @@ test('HR reads a working day and a weekend of the head-office team, rounds worke
   const authorization = `Bearer ${await page.evaluate(() => localStorage.getItem('jwt'))}`;
   const found = async () =>
     (await (await page.request.get(`/event/attendance/timesheet?day=${ymd(t)}&q=Brown`, { headers: { authorization } })).json()).items[0];
-  await page.goto(`/attendance/amend-timesheet/edit/${(await found()).id}`);
+  await go(page, `/attendance/amend-timesheet/edit/${(await found()).id}`);
   const amend = page.getByTestId('timesheet-form');
   await expect(page.getByTestId('record-panel')).toContainText('Brown, Zara');
   await amend.getByLabel('In', { exact: true }).fill(`${ymd(t)}T08:30`);
@@ -121,7 +121,7 @@ test('HR reads a working day and a weekend of the head-office team, rounds worke
   await expect(page.getByTestId('timesheet')).toBeVisible();
   expect(await found()).toMatchObject({ status: 'present', workedMinutes: 480, overtimeMinutes: 0, amended: true, amendedBy: 'Hana HR' }); // 08:30 to 17:30 less the 60-minute break
 
-  await page.goto('/attendance/properties');
+  await go(page, '/attendance/properties');
   await props.getByLabel('Round worked time down to (minutes)').fill('1');
   await page.getByTestId('form-save').click();
   await expect(page.getByTestId('toast').filter({ hasText: 'Attendance properties saved' }).first()).toBeVisible();
@@ -223,13 +223,13 @@ test('a member of staff requests leave and sees it waiting; the approver finds i
   await expect(approver.getByRole('tab', { name: 'Waiting for me' })).toHaveAttribute('aria-selected', 'true');
   await expect(approver.getByText(note)).toBeVisible();
   await shot(page, 'leave-waiting-for-me-1440');
-  await page.goto(`/attendance/leave/view/${leave.id}`);
+  await go(page, `/attendance/leave/view/${leave.id}`);
   const record = page.getByTestId('record-panel');
   await record.getByTestId('record-action-approve').click();
   await page.getByTestId('record-reason').fill('Enjoy the wedding');
   await page.getByTestId('record-reason-confirm').click();
   await expect(record.getByTestId('record-status')).toContainText('Approved');
-  await page.goto('/attendance/leave?scope=waitingForMe');
+  await go(page, '/attendance/leave?scope=waitingForMe');
   await expect(approver.getByRole('tab', { name: 'Waiting for me' })).toHaveAttribute('aria-selected', 'true');
   await expect(approver.getByText(note)).toHaveCount(0); // decided: no longer waiting
   await signOut(page);
@@ -250,7 +250,7 @@ test('a member of staff requests leave and sees it waiting; the approver finds i
     data: { identityId: me[0].id, categoryId: category.id, fromDate: ymd(Date.now() + 40 * 86_400_000), toDate: ymd(Date.now() + 40 * 86_400_000) },
   });
   expect(second.status()).toBe(201);
-  await page.goto(`/attendance/leave/view/${(await second.json()).id}`);
+  await go(page, `/attendance/leave/view/${(await second.json()).id}`);
   await own.getByTestId('record-action-withdraw').click();
   await page.getByTestId('record-reason').fill('The wedding moved to spring');
   await page.getByTestId('record-reason-confirm').click();

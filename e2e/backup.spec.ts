@@ -5,7 +5,7 @@
 // A client's administrator has neither screen. On a server of its own: a restore restarts that server's services.
 import { expect, test } from './fixtures';
 import { ownServer, type OwnServer } from './server';
-import { signIn } from './helpers';
+import { signIn, go } from './helpers';
 
 let server: OwnServer;
 test.beforeAll(async () => {
@@ -27,14 +27,14 @@ test('the platform operator backs up, a client changes, the restore puts it back
   // the client's administrator holds every code of Harbour, but not this: no entry in the sidebar, the route refused
   await signIn(page, 'harbour', undefined, server.url);
   await expect(page.getByTestId('sidebar').getByRole('link', { name: 'Backup and restore' })).toHaveCount(0);
-  await page.goto(at('/server/backup-restore'));
+  await go(page, at('/server/backup-restore'));
   await expect(page.getByTestId('forbidden')).toBeVisible();
   await page.getByTestId('forbidden').getByRole('button', { name: 'Sign out' }).click();
   await expect(page.getByLabel('Username')).toBeVisible();
 
   // the platform operator: no client needed for the installation's backups
   await signIn(page, 'admin', undefined, server.url);
-  await page.goto(at('/server/backup-restore'));
+  await go(page, at('/server/backup-restore'));
   await expect(page.getByTestId('backup-restore')).toBeVisible();
   await expect(page.getByText('No backups yet')).toBeVisible();
   await page.getByTestId('backup-take').click();
@@ -71,7 +71,7 @@ test('the platform operator backs up, a client changes, the restore puts it back
 
   // signed in again, the page says which backup the last restore brought back, and who asked for it
   await signIn(page, 'admin', undefined, server.url);
-  await page.goto(at('/server/backup-restore'));
+  await go(page, at('/server/backup-restore'));
   await expect(page.getByTestId('backup-last-restore')).toContainText('Last restore: the backup of');
   await expect(page.getByTestId('backup-last-restore')).toContainText('by admin');
   // the history, read from the restored database: its newest record is the restore (written into it as it opened)

@@ -3,7 +3,7 @@
 // says so; the error report downloads; the same file again creates none (it updates the 997 it matches).
 import { readFileSync } from 'node:fs';
 import { expect, test, type Page } from './fixtures';
-import { shot, signIn, signInTo } from './helpers';
+import { shot, signIn, signInTo, go } from './helpers';
 
 const identitiesWith = async (page: Page, headers: Record<string, string>, q: string) =>
   (await (await page.request.get(`/event/manage/identities?q=${encodeURIComponent(q)}&size=1`, { headers })).json()).total as number;
@@ -40,7 +40,7 @@ test('1,000 rows with 3 bad: the preview names them, the import creates 997, the
   const csv = { name: `contractors-${stamp}.csv`, mimeType: 'text/csv', buffer: Buffer.from(lines.join('\n')) };
 
   // from the identities list, as an administrator finds it
-  await page.goto('/manage/identities');
+  await go(page, '/manage/identities');
   await page.getByTestId('identities-batch-upload').click();
   await expect(page).toHaveURL(/\/manage\/identities\/batch-upload$/);
   const screen = page.getByTestId('batch-upload');
@@ -114,6 +114,6 @@ test('without 0.3.1.9 there is no Batch upload, and the address is denied', asyn
   await signIn(page, 'hr', { at: '/manage/identities' });
   await expect(page.getByTestId('identities-list')).toBeVisible();
   await expect(page.getByTestId('identities-batch-upload')).toHaveCount(0);
-  await page.goto('/manage/identities/batch-upload');
+  await go(page, '/manage/identities/batch-upload');
   await expect(page.getByTestId('forbidden')).toBeVisible();
 });

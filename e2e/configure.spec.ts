@@ -4,7 +4,7 @@
 // generated lists and forms with their reference pickers — and the server holds exactly what was picked. The add
 // forms start from the declarations' defaults (issue 11: a switch declared off starts off).
 import { expect, test, type Page } from './fixtures';
-import { pick, shot, signIn } from './helpers';
+import { pick, shot, signIn, go } from './helpers';
 
 async function saved(page: Page, what: string) {
   await expect(
@@ -44,14 +44,14 @@ test('schedules, access groups and interlocking groups are built in the generate
   ).toBeVisible();
 
   // a special date's "Every year" is declared off: the add form starts with it off
-  await page.goto('/configure/special-date/add');
+  await go(page, '/configure/special-date/add');
   await expect(page.getByLabel('Every year')).not.toBeChecked();
   // a card format starts from the declared Wiegand 26 layout
-  await page.goto('/hardware/card-format/add');
+  await go(page, '/hardware/card-format/add');
   await expect(page.getByLabel('Length (bits)')).toHaveValue('26');
 
   // an access group: a door × schedule row picked by name, and a member found by search
-  await page.goto('/configure/access-group');
+  await go(page, '/configure/access-group');
   await page.getByTestId('access-groups').getByTestId('add-button').click();
   await page.getByLabel('Name').fill(`Night crew ${stamp}`);
   await page.getByTestId('add-doors').click();
@@ -83,20 +83,20 @@ test('schedules, access groups and interlocking groups are built in the generate
   expect(schedules[0].windows).toEqual([expect.objectContaining({ day: '1', start: '22:00', end: '06:00' })]);
 
   // the edit form names what was picked (labels by id), not numbers
-  await page.goto(`/configure/access-group/edit/${groups[0].id}`);
+  await go(page, `/configure/access-group/edit/${groups[0].id}`);
   await expect(page.locator('[id="field-doors[0].doorId"]')).toHaveText(/Loading Bay/);
   await expect(page.locator('[id="field-doors[0].scheduleId"]')).toHaveText(new RegExp(`Night shift ${stamp}`));
   await shot(page, 'configure-access-group-edit-1440');
 
   // two new doors from the doors screen (Add door, the generated form); one edited: card and PIN, entering a zone
   const gates = [`North gate ${stamp}`, `South gate ${stamp}`];
-  await page.goto('/configure/access-zone/add');
+  await go(page, '/configure/access-zone/add');
   await page.getByLabel('Name').fill(`Yard ${stamp}`);
   await page.getByLabel('Anti-passback').selectOption('hard');
   await page.getByTestId('form-save').click();
   await saved(page, 'Access zone');
   for (const name of gates) {
-    await page.goto('/configure/doors');
+    await go(page, '/configure/doors');
     await page.getByTestId('add-door').click();
     await page.getByLabel('Name').fill(name);
     await page.getByLabel('Division').selectOption({ index: 1 });
@@ -116,7 +116,7 @@ test('schedules, access groups and interlocking groups are built in the generate
   expect(edited).toMatchObject({ name: gates[0], mode: 'card-pin', entryZoneId: zones[0].id });
 
   // an interlocking group of the two new doors
-  await page.goto('/configure/interlocking-groups/add');
+  await go(page, '/configure/interlocking-groups/add');
   await page.getByLabel('Name').fill(`Mantrap ${stamp}`);
   for (const name of gates) {
     await page.locator('[id="field-doorIds"]').click();
@@ -173,7 +173,7 @@ test('hardware: a controller’s settings are checked and saved, and a card read
   ).toBeVisible();
 
   // a reader: the exit reader of the Loading Bay on the second controller
-  await page.goto('/hardware/card-reader');
+  await go(page, '/hardware/card-reader');
   await expect(page.getByTestId('card-readers').getByRole('row').filter({ hasText: 'Loading Bay reader' })).toBeVisible(); // seeded
   await page.getByTestId('card-readers').getByTestId('add-button').click();
   await page.getByLabel('Name').fill(`Dock exit ${stamp}`);

@@ -5,7 +5,7 @@
 // door rights is refused the screen. The dashboard counts doors by state, lists the problem doors and counts open
 // alarms live. Relocks are fast-forwarded through the test hook instead of waited for.
 import { expect, test, type Page } from './fixtures';
-import { shot, signIn } from './helpers';
+import { shot, signIn, go } from './helpers';
 
 async function api(page: Page) {
   const token = await page.evaluate(() => localStorage.getItem('jwt'));
@@ -52,7 +52,7 @@ test('an operator unlocks, locks and briefly opens a door; the state follows liv
   const hw = await api(page);
   const roof = await hw.doorId('Roof Access');
   await hw.command(roof, 'lock');
-  await page.goto('/configure/doors');
+  await go(page, '/configure/doors');
   await expect(page.getByTestId('doors-table')).toBeVisible({ timeout: 30_000 }); // the first list, on a loaded machine
   const row = page.getByTestId('door-row').filter({ hasText: 'Roof Access' });
   await expect(row.getByTestId('door-state')).toHaveText('Locked');
@@ -122,7 +122,7 @@ test('without door control there are no buttons; without door rights no screen a
   const reception = await (await browser.newContext()).newPage();
   await signIn(reception, 'reception', { at: '/configure/doors' });
   await expect(reception.getByTestId('forbidden')).toBeVisible();
-  await reception.goto('/dashboard');
+  await go(reception, '/dashboard');
   await expect(reception.getByTestId('widget-identities')).toBeVisible();
   await expect(reception.getByTestId('widget-doorStatus')).toHaveCount(0);
   await expect(reception.getByTestId('widget-openAlarms')).toHaveCount(0);
@@ -134,7 +134,7 @@ test('the dashboard counts doors by state and open alarms, live', async ({ page 
   await signIn(page, 'operator');
   const hw = await api(page);
   const store = await hw.doorId('Store Room');
-  await page.goto('/dashboard');
+  await go(page, '/dashboard');
   const doors = page.getByTestId('widget-doorStatus');
   const alarms = page.getByTestId('widget-openAlarms');
   await expect(doors.getByTestId('door-count-closed')).toBeVisible();
@@ -158,7 +158,7 @@ test('the dashboard counts doors by state and open alarms, live', async ({ page 
 
   // closing it clears the problem (and its alarm) on the dashboard
   await hw.simulate('door.closed', store);
-  await page.goto('/dashboard');
+  await go(page, '/dashboard');
   await expect(doors.getByTestId('door-problems').filter({ hasText: 'Store Room' })).toHaveCount(0);
   await expect(alarms.locator('.gh-stat__value')).toHaveAttribute('title', String(before));
 });
@@ -171,7 +171,7 @@ test('Unlock after Open briefly wins: past the momentary time the door is still 
   const other = await hw.doorId('Lobby Turnstile 2');
   await hw.command(door, 'lock');
   await hw.command(other, 'lock');
-  await page.goto('/configure/doors');
+  await go(page, '/configure/doors');
   await expect(page.getByTestId('doors-table')).toBeVisible({ timeout: 30_000 }); // the first list, on a loaded machine
   const row = page.getByTestId('door-row').filter({ hasText: 'Lobby Turnstile 1' });
   await expect(row.getByTestId('door-state')).toHaveText('Locked');
@@ -207,7 +207,7 @@ test("the buttons follow the door's state, and doors that need attention are mar
   const vault = await hw.doorId('Finance Vault');
   await hw.command(gate, 'lock');
   await hw.command(vault, 'lock');
-  await page.goto('/configure/doors');
+  await go(page, '/configure/doors');
   await expect(page.getByTestId('doors-table')).toBeVisible({ timeout: 30_000 }); // the first list, on a loaded machine
   const row = page.getByTestId('door-row').filter({ hasText: 'Car Park Gate' });
   const vaultRow = page.getByTestId('door-row').filter({ hasText: 'Finance Vault' });

@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { startEdge, type Edge } from '../edge/main';
 import { proxyTo, until } from '../edge/testPeers';
 import { expect, test } from './fixtures';
-import { shot, signIn } from './helpers';
+import { shot, signIn, go } from './helpers';
 import { ownServer, type OwnServer } from './server';
 
 let server: OwnServer;
@@ -126,7 +126,7 @@ test('an offline edge: soft anti-passback and the snapshot on its row; Why? of i
       }
       for (const width of [1440, 390]) {
         await page.setViewportSize({ width, height: width > 600 ? 900 : 844 });
-        await page.goto(`${base}/hardware/controllers`);
+        await go(page, `${base}/hardware/controllers`);
         const edgeCell = page.getByTestId('controllers').locator('.bp6-table-cell').filter({ hasText: said[lang].row });
         await expect(edgeCell).toBeVisible({ timeout: 20_000 });
         // (on a phone the list scrolls sideways beside its frozen names: the Edge column brought into view, its right edge last)
@@ -139,12 +139,12 @@ test('an offline edge: soft anti-passback and the snapshot on its row; Why? of i
             .filter({ hasText: `v${used.version}` }),
         );
         await shot(page, `edge-offline-controllers-${lang}-${width}`);
-        await page.goto(`${base}/configure/doors`);
+        await go(page, `${base}/configure/doors`);
         const soft = page.locator(`[data-testid="door-row"][data-door-id="${doorId}"]`).getByTestId('door-soft-apb');
         await expect(soft).toHaveText(said[lang].door);
         await expect(page.getByTestId('door-soft-apb')).toHaveCount(1); // that door only
         await shot(page, `edge-offline-doors-${lang}-${width}`);
-        await page.goto(`${base}/configure/access-zone`);
+        await go(page, `${base}/configure/access-zone`);
         const zoneCell = page.getByTestId('access-zones').locator('.bp6-table-cell').filter({ hasText: said[lang].zone });
         await expect(zoneCell).toBeVisible();
         await expectWhole(zoneCell);
@@ -173,7 +173,7 @@ test('an offline edge: soft anti-passback and the snapshot on its row; Why? of i
       });
 
     // the events screen open, the link back: the offline swipe arrives, and its Why? is the edge's
-    await page.goto(`${base}/monitor/events`);
+    await go(page, `${base}/monitor/events`);
     await expect(page.getByTestId('socket-status')).toHaveText(/connected/);
     await proxy.restore();
     const event = page

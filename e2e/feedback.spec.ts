@@ -2,6 +2,7 @@
 // a changed form asks; a refused field shows on the field only; a missing record is a not-found state, not a UI
 // error; the header's companion badge says what is offline and looks for it on the spec's schedule, quietly.
 import { test, type Page } from './fixtures';
+import { go } from './helpers';
 import { expect, signInAs, signOut } from './console.helpers';
 
 test.describe.configure({ timeout: 120_000 });
@@ -18,7 +19,7 @@ test('saving a form says so, Cancel on a changed form asks first, and a refused 
   const first = (await (await page.request.get('/event/manage/identities?size=1', { headers })).json()).items[0];
   const taken = (await (await page.request.get(`/event/manage/identities/${first.id}`, { headers })).json()).credentials[0].number as string;
 
-  await page.goto('/manage/identities/add');
+  await go(page, '/manage/identities/add');
   const form = page.getByTestId('identities-form');
   await form.getByLabel('First name').fill('Farid');
   // Cancel on a changed form asks; keeping on editing keeps what was typed
@@ -47,13 +48,13 @@ test('saving a form says so, Cancel on a changed form asks first, and a refused 
   await expect(page).toHaveURL(/\/manage\/identities$/);
 
   // Cancel on an unchanged form just leaves
-  await page.goto('/manage/identities/add');
+  await go(page, '/manage/identities/add');
   await page.getByTestId('form-cancel').click();
   await expect(page).toHaveURL(/\/manage\/identities$/);
   await expect(page.getByText('Discard your changes to this identity?')).toHaveCount(0);
 
   // a changed form discarded on request
-  await page.goto('/manage/identities/add');
+  await go(page, '/manage/identities/add');
   await page.getByTestId('identities-form').getByLabel('First name').fill('Gone');
   await page.getByTestId('form-cancel').click();
   await page.getByRole('button', { name: 'Discard changes' }).click();
@@ -64,7 +65,7 @@ test('acknowledging and processing an alarm say so', async ({ page }) => {
   await signInAs(page, 'operator');
   const headers = await bearer(page);
   const door = (await (await page.request.get('/event/manage/doors?size=1', { headers })).json()).items[0];
-  await page.goto('/monitor/alarms');
+  await go(page, '/monitor/alarms');
   await page.request.post('/api/test/simulate', { headers, data: { kind: 'door.forced', doorId: door.id } });
   const row = page.getByTestId('alarm-row').filter({ hasText: door.name }).first();
   await expect(row).toBeVisible();
@@ -86,7 +87,7 @@ test('signing a visitor in and out says so', async ({ page }) => {
   });
   expect(r.ok()).toBe(true);
   const visitor = await r.json();
-  await page.goto(`/visitor/details/${visitor.id}`);
+  await go(page, `/visitor/details/${visitor.id}`);
   await page.getByTestId('visitor-sign-in').click();
   await expect(page.getByTestId('toast').filter({ hasText: 'Visitor signed in' })).toBeVisible();
   await expect(page.getByTestId('visitor-status')).toHaveText('On site');
@@ -115,7 +116,7 @@ test('a visitor of another client is "not found": no UI error, no stack in the c
   });
   page.on('pageerror', (e) => errors.push(e.message));
 
-  await page.goto(`/visitor/details/${northwindVisitor}`);
+  await go(page, `/visitor/details/${northwindVisitor}`);
   await expect(page.getByTestId('visitor-not-found')).toBeVisible();
   await expect(page.getByTestId('visitor-not-found')).toContainText('Visitor not found');
   await expect(page.getByTestId('error-boundary')).toHaveCount(0);

@@ -3,7 +3,7 @@
 // then it rolls out; the controller installs it and the controller hub shows it running the new version, the live
 // events say so. Roll back sends it back to the version it ran before, and the image's page says so per controller.
 import { expect, test } from './fixtures';
-import { bearer, shot, signIn } from './helpers';
+import { bearer, shot, signIn, go } from './helpers';
 
 test('the Harbour administrator uploads firmware, rolls it out to a controller, and the controller runs it', async ({ page }) => {
   test.setTimeout(120_000);
@@ -14,7 +14,7 @@ test('the Harbour administrator uploads firmware, rolls it out to a controller, 
     (await (await page.request.get('/event/manage/controllers?size=1&sort=name,asc', { headers })).json()).items as { id: number; name: string }[]
   )[0];
 
-  await page.goto('/server/firmware');
+  await go(page, '/server/firmware');
   await page.getByTestId('firmware').getByTestId('add-button').click();
   const form = page.getByTestId('firmware-form');
   await form.getByLabel('Version').fill(version);
@@ -59,14 +59,14 @@ test('the Harbour administrator uploads firmware, rolls it out to a controller, 
 
   // the controller installs it: the hub shows the version running, the live events say so
   await expect(async () => {
-    await page.goto('/hardware/controller-hub');
+    await go(page, '/hardware/controller-hub');
     await expect(page.getByTestId('hub-firmware').filter({ hasText: `${version} × 1` })).toBeVisible({ timeout: 8000 });
   }).toPass({ timeout: 40_000 });
   const events = (await (await page.request.get('/event/manage/events?size=50&q=Firmware', { headers })).json()).items as { message: string }[];
   expect(events.map((e) => e.message)).toContain(`Firmware installed: ${controller.name} runs ${version}`);
 
   // Roll back: the controller goes back to the version it ran before; the page says so, per controller
-  await page.goto('/server/firmware');
+  await go(page, '/server/firmware');
   await open();
   await expect(record.getByTestId('record-rolloutState')).toContainText('Done');
   await record.getByTestId('record-action-rollBack').click();

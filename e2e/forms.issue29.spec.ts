@@ -6,7 +6,7 @@
 // '28 Nov 2026 14:05' in the user's zone, not the browser's own picker.
 import { expect, test } from './fixtures';
 import { fromZonedTime } from 'date-fns-tz';
-import { shot, signIn, signInTo } from './helpers';
+import { shot, signIn, signInTo, go } from './helpers';
 
 const ONE_FORMAT = /^\d{1,2} (Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec) \d{4}$/;
 
@@ -27,7 +27,7 @@ for (const width of [1440, 390]) {
       expect(made.status()).toBe(201);
     }
 
-    await page.goto('/visitor/register');
+    await go(page, '/visitor/register');
     const form = page.getByTestId('visitors-form');
     const day = form.getByLabel('Date of visit');
     await expect(day).toHaveValue(ONE_FORMAT); // today, as every screen writes dates
@@ -99,7 +99,7 @@ test("date-time fields: the event report's range and an override's window show a
   await page.setViewportSize({ width: 1440, height: 900 });
 
   // a catalogue date-time field: an override starts now, written as the console writes times; a typed non-moment is named
-  await page.goto('/configure/override/add');
+  await go(page, '/configure/override/add');
   const start = page.getByRole('textbox', { name: 'From', exact: true });
   await expect(start).toHaveValue(/^\d{1,2} [A-Z][a-z]{2} \d{4} \d{2}:\d{2}$/);
   await expect(start).toHaveAttribute('data-datetime', /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:00Z$/);
@@ -120,12 +120,12 @@ for (const width of [1440, 390]) {
     test.setTimeout(120_000);
     await page.setViewportSize({ width, height: 900 });
     await signInTo(page, 'admin', 'Northwind Logistics');
-    await page.goto('/manage/identities');
+    await go(page, '/manage/identities');
     const xlsx = page.waitForEvent('download');
     await page.locator('[data-testid="export-csv-xlsx"]:visible').click();
     expect((await xlsx).suggestedFilename()).toBe('identities.xlsx');
 
-    await page.goto('/attendance/daily-attendance');
+    await go(page, '/attendance/daily-attendance');
     const day = page.getByLabel('Day', { exact: true });
     await expect(day).toHaveValue(ONE_FORMAT);
     await day.fill('2 Nov 2026'); // a Monday of the demo data, typed as the console writes dates

@@ -1,6 +1,6 @@
 // The foundation end to end: the built console against a real server and database (issue 3).
 import { expect, test } from './fixtures';
-import { PASSWORD, selectClient, shot, signIn } from './helpers';
+import { PASSWORD, selectClient, shot, signIn, go } from './helpers';
 
 test('a multi-tenant administrator selects a client, fixes a bad field and saves an identity', async ({ page }) => {
   await signIn(page, 'admin');
@@ -9,21 +9,21 @@ test('a multi-tenant administrator selects a client, fixes a bad field and saves
   const me = await (
     await page.request.get('/idp/1.0/me', { headers: { authorization: `Bearer ${await page.evaluate(() => localStorage.getItem('jwt'))}` } })
   ).json();
-  await page.goto('/dashboard');
+  await go(page, '/dashboard');
   if (me.user.clientId === null) await expect(page).toHaveURL(/\/manage\/clients$/);
   else await expect(page).toHaveURL(/\/dashboard$/);
-  await page.goto('/manage/clients');
+  await go(page, '/manage/clients');
   await expect(page.getByRole('row').filter({ hasText: 'Harbour Health' })).toBeVisible();
   await shot(page, 'clients');
   await selectClient(page, 'Northwind Logistics');
-  await page.goto('/dashboard');
+  await go(page, '/dashboard');
   const token = await page.evaluate(() => localStorage.getItem('jwt'));
   const total = (await (await page.request.get('/event/manage/identities?size=1', { headers: { authorization: `Bearer ${token}` } })).json()).total;
   expect(total).toBeGreaterThanOrEqual(240); // the seeded Northwind staff, plus what earlier specs added
   await expect(page.getByTestId('widget-identities')).toContainText(String(total));
   await shot(page, 'dashboard');
 
-  await page.goto('/manage/identities/add');
+  await go(page, '/manage/identities/add');
   const form = page.getByTestId('identities-form');
   await page.getByTestId('add-credentials').click();
   await expect(form.getByTestId('credentials-row')).toHaveCount(1);
@@ -91,7 +91,7 @@ test('a receptionist gets 403 on a forbidden route and does not see it in the si
   await signIn(page, 'reception');
   await expect(page.getByTestId('sidebar').getByRole('link', { name: 'Doors', exact: true })).toHaveCount(0);
   await expect(page.getByTestId('sidebar').getByRole('link', { name: 'Identities', exact: true })).toBeVisible();
-  await page.goto('/configure/doors');
+  await go(page, '/configure/doors');
   await expect(page.getByTestId('forbidden')).toBeVisible();
   await expect(page.getByTestId('forbidden')).toContainText('Ask an administrator if you should have it.');
   await expect(page.getByTestId('forbidden-choose-client')).toHaveCount(0);
@@ -113,7 +113,7 @@ test("an administrator with no client selected is led to the clients from a clie
 });
 
 test('signed out, a private route goes to login and back after sign-in', async ({ page }) => {
-  await page.goto('/manage/identities');
+  await go(page, '/manage/identities');
   await expect(page).toHaveURL(/\/login\?redirect=/);
   await page.getByLabel('Username').fill('operator');
   await page.getByLabel('Password', { exact: true }).fill('Gatehouse1!');
@@ -142,8 +142,8 @@ test('a wrong password says so without saying which part was wrong', async ({ pa
 test('unknown paths and wrong case show 404', async ({ page }) => {
   await signIn(page, 'operator', { at: '/no/such/screen' });
   await expect(page.getByTestId('not-found')).toContainText('Page Not Found');
-  await page.goto('/Dashboard');
+  await go(page, '/Dashboard');
   await expect(page.getByTestId('not-found')).toBeVisible();
-  await page.goto('/dashboard');
+  await go(page, '/dashboard');
   await expect(page.getByTestId('dashboard')).toBeVisible();
 });

@@ -6,7 +6,7 @@
 // acknowledgement with the note, and Report → Shift handovers lists it (issue 50). Print calls window.print and the print stylesheet hides the buttons; at 390 px the
 // dashboard does not scroll sideways. The boundaries go back to the default at the end.
 import { expect, test } from './fixtures';
-import { bearer, shot, signIn, signInTo } from './helpers';
+import { bearer, shot, signIn, signInTo, go } from './helpers';
 
 const DEFAULT = '07:00, 15:00, 23:00';
 const ZONE = 'Asia/Kuala_Lumpur';
@@ -18,7 +18,7 @@ test('the administrator sets the shift boundaries; the operator acknowledges the
   const boundaries = [0, 8, 16].map((h) => hhmm(ended + h * 3_600_000)).join(', ');
 
   const adminHeaders = await signInTo(page, 'admin', 'Northwind Logistics');
-  await page.goto('/configure/shift-settings');
+  await go(page, '/configure/shift-settings');
   const form = page.getByTestId('shiftSettings-form');
   await form.getByLabel('Shifts end at').fill('25:00');
   await page.getByTestId('form-save').click();
@@ -85,7 +85,7 @@ test('the administrator sets the shift boundaries; the operator acknowledges the
     await shot(op, 'handover-390');
     expect(await op.evaluate(() => document.documentElement.scrollWidth - window.innerWidth)).toBeLessThanOrEqual(0);
     // issue 50: found again later: Report → Shift handovers lists it with the note and who acknowledged it
-    await op.goto('/report/handovers');
+    await go(op, '/report/handovers');
     const past = op.getByTestId('handover-history-row').first();
     await expect(past).toContainText('Sam Operator');
     await expect(past).toContainText('Loading bay door left unlocked for the night delivery');

@@ -82,6 +82,70 @@ async function selectClientByApi(page: Page, origin: string, token: string, name
   return (await r.json()).token as string;
 }
 
+/**
+ * Opens `path` (an address of the worker's server) as an operator does once the console is running: inside it, the
+ * router following history, without reloading the console. A page load costs 1.0-1.6 s of processor time (renderer,
+ * raster threads, the server's answers to the boot's reads), a screen opened inside the console about half that
+ * (2026-12-04), and the end-to-end run is bound by the processor.
+ * Loaded as `page.goto` does, when it cannot be the same: the console is not running in the page (a new page, the
+ * sign-in form, Page Not Found outside the shell), the address is another origin's, or the screen is kept open as a
+ * view of the console (a tab), which shows what it read when it opened, where a load reads afresh. Resolves once the
+ * router has drawn the address (the screen's view, Access denied, Page Not Found, a screen outside the shell, or the
+ * address it was sent on to) and the screens it left are closed.
+ */
+export async function go(page: Page, path: string): Promise<void> {
+  const current = page.url();
+  if (!current.startsWith('http')) {
+    await page.goto(path);
+    return;
+  }
+  const target = new URL(path, current);
+  const inside =
+    new URL(current).origin === target.origin &&
+    (await page.evaluate((p) => {
+      const shell = document.querySelector('[data-testid="app-shell"]');
+      if (!shell || !shell.checkVisibility()) return false;
+      // a screen kept open as a view shows what it read when it opened: a load reads it afresh
+      return !Array.from(document.querySelectorAll('[data-testid="view"]')).some((v) => v.getAttribute('data-view-path') === p);
+    }, target.pathname));
+  if (!inside) {
+    await page.goto(path);
+    return;
+  }
+  const to = target.pathname + target.search + target.hash;
+  await page.evaluate((p) => {
+    window.history.pushState({}, '', p);
+    window.dispatchEvent(new PopStateEvent('popstate'));
+  }, to);
+  // drawn (this address's view shown, or Access denied / Page Not Found, a screen outside the shell, or the router sent
+  // it elsewhere: a redirect), and then alone, as after a load: the console keeps the screens it left mounted and
+  // hidden (a tab's view keeps its scroll, filters and input), where a load starts with the one it opens; a locator of
+  // the page would find their forms and buttons too. Their tabs are closed (a tab that is not the current one closes
+  // without going anywhere), as an operator closes tabs; the tab bar then holds this screen's tab alone.
+  await page.waitForFunction(
+    (p) => {
+      const shown = (el: Element | null) => !!el && el.checkVisibility() && el.getClientRects().length > 0;
+      const drawn =
+        location.pathname !== p ||
+        shown(document.querySelector('[data-testid="forbidden"]')) ||
+        shown(document.querySelector('[data-testid="not-found"]')) ||
+        !shown(document.querySelector('[data-testid="app-shell"]')) ||
+        Array.from(document.querySelectorAll('[data-testid="view"]')).some((v) => v.getAttribute('data-view-path') === p && shown(v));
+      if (!drawn) return false;
+      const here = location.pathname;
+      for (const tab of Array.from(document.querySelectorAll('[data-testid="tab"]')))
+        if (tab.getAttribute('data-path') !== here) (tab.querySelector('.gh-tab__close') as HTMLElement | null)?.click();
+      // (a view kept with no tab, as Access denied is, cannot be closed: left)
+      const tabs = new Set(Array.from(document.querySelectorAll('[data-testid="tab"]')).map((t) => t.getAttribute('data-path')));
+      return Array.from(document.querySelectorAll('[data-testid="view"]')).every(
+        (v) => v.getAttribute('data-view-path') === here || !tabs.has(v.getAttribute('data-view-path')),
+      );
+    },
+    target.pathname,
+    { polling: 'raf', timeout: 20_000 },
+  );
+}
+
 /** Signs in through the real login form and waits until the console shell is there. */
 export async function signInWithForm(page: Page, username: string, password = PASSWORD, base = '') {
   await page.goto(`${base}/login`);

@@ -1,7 +1,7 @@
 // From the live events screen to the stored history: the jump keeps the screen's filter, and the event
 // report filters by code, alarms only and time on the server.
 import { expect, test } from './fixtures';
-import { PASSWORD, shot, signIn } from './helpers';
+import { PASSWORD, shot, signIn, go } from './helpers';
 import { provisionDeviceKeys, runDeviceSimulator } from '../scripts/deviceSimulator';
 
 test('jump from the live events to the history, then filter it by code and alarms', async ({ page }) => {
@@ -13,7 +13,7 @@ test('jump from the live events to the history, then filter it by code and alarm
   );
   const forced = await (await page.request.post('/api/test/simulate', { headers: auth, data: { kind: 'door.forced', doorId: door.id } })).json();
 
-  await page.goto('/monitor/events');
+  await go(page, '/monitor/events');
   await page.getByTestId('events-filter').fill('Finance Vault');
   await page.getByTestId('events-history').click();
   await expect(page).toHaveURL(/\/report\/event\?q=Finance\+Vault$/);
@@ -53,7 +53,7 @@ test('Export on the live events screen downloads the filtered history as NDJSON 
   // to its close, nothing cut, however late the close comes), not here: with the body read to a normal close (done,
   // no cancel, no abort: seen by instrumenting the page) chromium still reported ERR_ABORTED for about 1 run in 4 on a
   // loaded machine, so a check of the browser's network events failed on the browser, not on the console.
-  await page.goto('/monitor/events');
+  await go(page, '/monitor/events');
   await page.getByTestId('events-filter').fill(String(held.eventCode));
   await page.getByTestId('events-export-format').selectOption('ndjson');
   const download = page.waitForEvent('download');
@@ -77,7 +77,7 @@ test('on a wide screen the live events table is at most 61% of the window high, 
   const token = await page.evaluate(() => localStorage.getItem('jwt'));
   const auth = { authorization: `Bearer ${token}` };
   const door = (await (await page.request.get('/event/manage/doors', { headers: auth })).json()).items[0];
-  await page.goto('/monitor/events');
+  await go(page, '/monitor/events');
   for (let i = 0; i < 30; i++) await page.request.post('/api/test/simulate', { headers: auth, data: { kind: 'door.forced', doorId: door.id } });
   const rows = page.getByTestId('event-row');
   await expect.poll(() => rows.count()).toBeGreaterThanOrEqual(30);

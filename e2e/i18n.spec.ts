@@ -5,7 +5,7 @@
 // (descriptions, tags, pagers, row buttons: issue 50) are checked here too.
 import { expect as baseExpect, test } from './fixtures';
 import { englishInBody, englishLeft } from './i18n.helpers';
-import { selectClient, shot, signIn } from './helpers';
+import { selectClient, shot, signIn, go } from './helpers';
 
 const expect = baseExpect.configure({ timeout: 15_000 });
 
@@ -17,7 +17,7 @@ test('zh-CN: the settings drawer switches the language live; a kept-alive list a
 
   try {
     // a kept-alive view opened before the switch: the clients list (opened in the console, so the view is kept)
-    await page.goto('/dashboard');
+    await go(page, '/dashboard');
     await page.getByTestId('sidebar').getByRole('link', { name: 'Clients', exact: true }).click();
     await expect(page.locator('.gh-page-header__title:visible')).toHaveText('Clients');
     await page.getByTestId('sidebar').getByRole('link', { name: 'Dashboard', exact: true }).click();
@@ -39,10 +39,10 @@ test('zh-CN: the settings drawer switches the language live; a kept-alive list a
 
     const problems: string[] = [];
     // the event report's date-time pickers speak the console's language too
-    await page.goto('/report/event');
+    await go(page, '/report/event');
     await expect(page.locator('#history-from')).toHaveAttribute('lang', 'zh-CN');
     // a form of the catalogue: labels, sections and buttons
-    await page.goto('/manage/identities/add');
+    await go(page, '/manage/identities/add');
     await expect(page.locator('[data-testid="identities-form"]')).toBeVisible();
     await expect(page.getByText('工号')).toBeVisible();
     const left = await englishLeft(page);
@@ -53,7 +53,7 @@ test('zh-CN: the settings drawer switches the language live; a kept-alive list a
     // issue 50: a sidebar screen's body too (descriptions, tags, pagers, row buttons), not only its chrome
     await page.setViewportSize({ width: 1440, height: 900 });
     for (const path of ['/monitor/events', '/monitor/operator-sessions', '/manage/clients', '/visitor', '/hardware/controllers', '/configure/doors']) {
-      await page.goto(path);
+      await go(page, path);
       await expect(page.locator('.gh-page-header__title:visible')).not.toHaveText('');
       const body = await englishInBody(page);
       if (body.length) problems.push(`${path} (body): ${body.join(' | ')}`);
@@ -65,7 +65,7 @@ test('zh-CN: the settings drawer switches the language live; a kept-alive list a
     const auth = { authorization: `Bearer ${token}` };
     const doorsList = await page.request.get('/event/manage/doors?size=50', { headers: auth });
     const door = ((await doorsList.json()).items as { id: number; name: string }[]).find((d) => d.name === 'Loading Bay')!;
-    await page.goto('/monitor/events');
+    await go(page, '/monitor/events');
     const card = `zh${Date.now() % 100_000}`;
     const row = page
       .getByTestId('event-row')

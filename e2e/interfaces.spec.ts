@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { startEdge } from '../edge/main';
 import { Bus, Reader, ptyPair } from '../edge/osdp';
 import { expect, test } from './fixtures';
-import { pick, shot, signIn, signInTo } from './helpers';
+import { pick, shot, signIn, signInTo, go } from './helpers';
 
 test('an interface board found on a controller bus is added, and its settings are kept in range', async ({ page }) => {
   test.setTimeout(120_000);
@@ -69,7 +69,7 @@ test('an OSDP reader on an edge controller bus is found on pre-add, added and pa
   const controllers = (await (await page.request.get('/event/manage/controllers?size=100', { headers })).json()).items as { id: number; name: string }[];
   const controller = controllers.find((c) => c.name === 'NW-CTRL-03')!;
   // issue 47: the installer issues the controller's edge key on its page, shown once
-  await page.goto(`/hardware/controllers/settings/${controller.id}`);
+  await go(page, `/hardware/controllers/settings/${controller.id}`);
   const record = page.getByTestId('record-panel');
   await record.getByTestId('record-action-edge-key').click();
   await page.getByTestId('record-reason').fill('New controller box installed');
@@ -99,7 +99,7 @@ test('an OSDP reader on an edge controller bus is found on pre-add, added and pa
         timeout: 20_000,
       })
       .toBe(true);
-    await page.goto('/hardware/interface/pre-add');
+    await go(page, '/hardware/interface/pre-add');
     const found = page.getByTestId('osdp-found-reader').filter({ hasText: controller.name });
     await expect(found).toBeVisible({ timeout: 20_000 });
     await expect(found).toContainText('0A-1B-2C');
@@ -117,7 +117,7 @@ test('an OSDP reader on an edge controller bus is found on pre-add, added and pa
     await expect(page.getByTestId('toast').filter({ hasText: 'Card reader saved' }).first()).toBeVisible();
     const made = (await (await page.request.get(`/event/manage/card-readers?q=${encodeURIComponent(`${controller.name} OSDP 9`)}`, { headers })).json())
       .items[0];
-    await page.goto(`/hardware/card-reader/edit/${made.id}`);
+    await go(page, `/hardware/card-reader/edit/${made.id}`);
     const panel = page.getByTestId('osdp-readers');
     // paired by the edge: secure with a key of its own
     await expect(panel.getByTestId('osdp-reader')).toHaveAttribute('data-channel', 'secure', { timeout: 20_000 });

@@ -1,7 +1,7 @@
 // Lockdown (issue 12): a security operator locks down every door from the doors screen; each door shows it, offers
 // nothing that opens it, and a valid card is denied ("door locked down"); releasing gives the doors back.
 import { expect, test } from './fixtures';
-import { shot, signIn } from './helpers';
+import { shot, signIn, go } from './helpers';
 
 test('an operator locks down every door, a card is denied at each, and the release gives the doors back', async ({ page }) => {
   test.setTimeout(120_000);
@@ -9,7 +9,7 @@ test('an operator locks down every door, a card is denied at each, and the relea
   const token = await page.evaluate(() => localStorage.getItem('jwt'));
   const auth = { authorization: `Bearer ${token}` };
   try {
-    await page.goto('/configure/doors');
+    await go(page, '/configure/doors');
     const rows = page.getByTestId('door-row');
     await expect(rows.first()).toBeVisible();
     const total = await rows.count();
@@ -62,7 +62,7 @@ test('a lockdown of one division holds only its doors; the release gives them ba
   // a division whose doors are a part of them (the server adds the divisions inside it: the screen's count says how many)
   const division = 'Finance'; // a division with no division inside it, holding one of the demo doors
   try {
-    await page.goto('/configure/doors');
+    await go(page, '/configure/doors');
     await expect(page.getByTestId('door-row').first()).toBeVisible();
     await page.getByTestId('lockdown').click();
     await page.getByTestId('lockdown-where').selectOption({ label: division });

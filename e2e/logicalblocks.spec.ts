@@ -3,7 +3,7 @@
 // live events show the output pulsed by the block, then back to idle. An output is pulsed by hand from its list row.
 import { expect, test } from './fixtures';
 import { readFileSync } from 'node:fs';
-import { pick, shot, signIn, signInTo } from './helpers';
+import { pick, shot, signIn, signInTo, go } from './helpers';
 
 test('a logical block pulses an output when its input becomes active, and says so in the live events', async ({ page }, info) => {
   test.setTimeout(120_000);
@@ -45,7 +45,7 @@ test('a logical block pulses an output when its input becomes active, and says s
   await shot(page, 'logical-block-events-1440');
 
   // by hand, from the outputs list
-  await page.goto('/hardware/output');
+  await go(page, '/hardware/output');
   await page.getByTestId('outputs-list').getByLabel('Filter outputs').fill('Store Room strike');
   await page.keyboard.press('Enter');
   await page.getByRole('button', { name: 'Pulse: Store Room strike' }).click();
@@ -74,7 +74,7 @@ test('a logical block pulses an output when its input becomes active, and says s
 
 test('without 0.5.4.2 there is no Pulse', async ({ page }) => {
   await signIn(page, 'auditor'); // sees the outputs, changes nothing
-  await page.goto('/hardware/output');
+  await go(page, '/hardware/output');
   await expect(page.getByTestId('outputs-list').getByTestId('row').first()).toBeVisible();
   await expect(page.getByTestId('row-action')).toHaveCount(0);
 });

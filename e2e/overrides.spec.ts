@@ -2,7 +2,7 @@
 // starts filled in the user's zone); the door unlocks by itself and the override says it is in force; deleting it
 // while in force is refused with the reason; once its end is now, the door locks again by itself.
 import { expect, test } from './fixtures';
-import { shot, signIn } from './helpers';
+import { shot, signIn, go } from './helpers';
 
 test('an override holds a door unlocked, is kept while in force, and the door locks again when it ends', async ({ page }) => {
   test.setTimeout(120_000);
@@ -50,7 +50,7 @@ test('an override holds a door unlocked, is kept while in force, and the door lo
   ).toBeVisible();
 
   // the door unlocks by itself, on the doors screen too
-  await page.goto('/configure/doors');
+  await go(page, '/configure/doors');
   const doorRow = page.getByTestId('door-row').filter({ hasText: 'Loading Bay' });
   await expect(doorRow.getByTestId('door-state')).toHaveText('Unlocked', { timeout: 20_000 });
   await shot(page, 'override-door-unlocked-1440');
@@ -69,7 +69,7 @@ test('an override holds a door unlocked, is kept while in force, and the door lo
   expect(ended.status()).toBe(200);
   await expect(doorRow.getByTestId('door-state')).toHaveText('Locked', { timeout: 20_000 });
   await page.setViewportSize({ width: 390, height: 844 });
-  await page.goto('/configure/override');
+  await go(page, '/configure/override');
   await expect(page.getByTestId('overrides').getByRole('row').filter({ hasText: name })).toBeVisible();
   await expect(page.getByTestId('overrides').getByTestId('add-button')).toBeInViewport();
   await shot(page, 'overrides-390');

@@ -2,7 +2,7 @@
 // puts a new operator in a group with that role; the operator sees exactly that screen and that division's rows;
 // taking the privilege away takes the screen away on the operator's next navigation, without a new sign-in.
 import { expect, test, type Page } from './fixtures';
-import { apiCall, bearer, signIn, shot } from './helpers';
+import { apiCall, bearer, signIn, shot, go } from './helpers';
 
 const api = async (page: Page, method: string, path: string, data?: unknown) => apiCall(page.request, await bearer(page), method, path, data);
 
@@ -26,7 +26,7 @@ test('a role ticked in one division, through a group, reaches the operator and i
 
   const clerk = await browser.newPage();
   await signIn(clerk, 'ward-clerk', 'Ward-clerk-1');
-  await clerk.goto('/manage/identities');
+  await go(clerk, '/manage/identities');
   await expect(clerk.getByTestId('identities')).toBeVisible();
   const list = await api(clerk, 'GET', '/event/manage/identities?size=500');
   expect(list.items.length).toBeGreaterThan(0);
@@ -41,6 +41,6 @@ test('a role ticked in one division, through a group, reaches the operator and i
   await clerk.getByRole('link', { name: 'Dashboard' }).first().click(); // an in-console navigation, no reload
   await expect(sidebar).toHaveCount(0);
   await admin.setViewportSize({ width: 390, height: 844 });
-  await admin.goto('/manage/operator-groups');
+  await go(admin, '/manage/operator-groups');
   await shot(admin, 'operator-groups-390');
 });

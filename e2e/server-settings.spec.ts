@@ -4,7 +4,7 @@
 // properties [0.7.3.0] kept across a reload and refused out of range on the field. (What retention deletes is
 // proven against the database in server/resources/settings.test.ts.)
 import { expect, test } from './fixtures';
-import { bearer, pick, shot, signIn } from './helpers';
+import { bearer, pick, shot, signIn, go } from './helpers';
 
 /** A one-pixel PNG: enough of a picture for the plan's pins to be drawn on. */
 const PNG = 'data:image/png;base64,iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==';
@@ -26,14 +26,14 @@ test('the Harbour administrator sets the floor plan monitor, the company ID and 
 
   try {
     // floor plan properties: the monitor opens with the chosen plan (not the first by name), pins large and unnamed
-    await page.goto('/server/central-properties/floor-plan');
+    await go(page, '/server/central-properties/floor-plan');
     const fp = page.getByTestId('floorPlanProperties-form');
     await pick(page, 'defaultPlanId', `Zz quay ${stamp}`);
     await fp.getByText('Door names on the pins').click();
     await fp.getByLabel('Pin size').selectOption('large');
     await page.getByTestId('form-save').click();
     await expect(page.getByTestId('toast').filter({ hasText: 'Floor plan properties saved' }).first()).toBeVisible();
-    await page.goto('/monitor/floor-plan');
+    await go(page, '/monitor/floor-plan');
     const monitor = page.getByTestId('floor-plan-monitor');
     await expect(monitor.getByTestId('floor-plan-select')).toHaveValue(String(plan.id));
     await expect(monitor.getByTestId('floor-plan-frame')).toHaveAttribute('data-pin-size', 'large');
@@ -44,7 +44,7 @@ test('the Harbour administrator sets the floor plan monitor, the company ID and 
     await expect(monitor.getByTestId('floor-plan-door')).toHaveCount(1);
 
     // company ID: a site code out of range is refused on its field, then the name and code print on a visit record
-    await page.goto('/server/company-id');
+    await go(page, '/server/company-id');
     const cid = page.getByTestId('companyId-form');
     await cid.getByLabel('Company name').fill(`Harbour Quay ${stamp}`);
     await cid.getByLabel('Site code').fill('70000');
@@ -72,7 +72,7 @@ test('the Harbour administrator sets the floor plan monitor, the company ID and 
     await expect(page.getByTestId('print-issuer')).toHaveText(`Harbour Quay ${stamp} · Visit record · Site code 4242`);
 
     // central properties: kept for 3650 days, still so after a reload; 3651 is refused on the field
-    await page.goto('/server/central-properties/general');
+    await go(page, '/server/central-properties/general');
     const cp = page.getByTestId('centralProperties-form');
     await cp.getByLabel('Keep events for (days)').fill('3651');
     await page.getByTestId('form-save').click();

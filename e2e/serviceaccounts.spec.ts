@@ -3,7 +3,7 @@
 // service-account sessions screen and, once ended there, the key's next call is refused.
 import { test } from './fixtures';
 import { expect } from './console.helpers';
-import { shot, signIn } from './helpers';
+import { shot, signIn, go } from './helpers';
 
 test('an administrator issues an API key that works until its session is ended on the sessions screen', async ({ page }) => {
   test.setTimeout(120_000);
@@ -41,7 +41,7 @@ test('an administrator issues an API key that works until its session is ended o
   expect(ok.status()).toBe(200);
   expect((await ok.json()).items[0].employeeNo).toMatch(/^HH-/);
 
-  await page.goto('/monitor/service-account-sessions');
+  await go(page, '/monitor/service-account-sessions');
   const session = page.getByTestId('service-sessions').getByRole('row', { name: /^Report bridge \(sa-/ });
   await expect(session).toContainText('Open');
   await session.getByRole('button', { name: 'End session' }).click();
@@ -50,7 +50,7 @@ test('an administrator issues an API key that works until its session is ended o
   expect((await call()).status()).toBe(401);
 
   await page.setViewportSize({ width: 390, height: 844 });
-  await page.goto('/manage/service-accounts');
+  await go(page, '/manage/service-accounts');
   await expect(screen.getByRole('row').filter({ hasText: 'Report bridge' })).toBeVisible();
   // issue 48: the API the keys call, its reference page a click away (a page of the server, in a new tab)
   const reference = page.getByTestId('toolbar-link-docs');

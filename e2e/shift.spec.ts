@@ -1,7 +1,7 @@
 // A shift at the console (issue 10): what an operator is told of alarms after signing in or reloading, during a
 // flood, and whether the alarm sound is really on.
 import { expect as baseExpect, test, type Page } from './fixtures';
-import { shot, signIn } from './helpers';
+import { shot, signIn, go } from './helpers';
 
 // waits on visible facts only; the generous limits are for a shared, heavily loaded machine
 const expect = baseExpect.configure({ timeout: 30_000 });
@@ -35,7 +35,7 @@ async function processAll(page: Page) {
   for (const a of open) await page.request.post(`/event/manage/alarms/${a.id}/process`, { headers, data: { note: 'cleared for the next test' } });
 }
 async function alarmsLoaded(page: Page, count: number) {
-  await page.goto('/monitor/alarms');
+  await go(page, '/monitor/alarms');
   await expect(page.getByTestId('socket-status')).toHaveText(/connected/, { timeout: 30_000 });
   await expect(page.getByTestId('alarm-row')).toHaveCount(count, { timeout: 30_000 });
 }
@@ -148,7 +148,7 @@ test.describe('alarm sound under the browser autoplay policy', () => {
     // the same session opened in a new tab (or after a restart of the browser): no click has happened there yet
     const page = await signInPage.context().newPage();
     await page.addInitScript(AUTOPLAY_POLICY);
-    await page.goto('/dashboard');
+    await go(page, '/dashboard');
     await expect(page.getByTestId('app-shell')).toBeVisible();
     const sound = page.getByTestId('alarm-sound');
     await expect(sound).toHaveAttribute('data-sound', 'blocked');

@@ -4,7 +4,7 @@
 import { expect as baseExpect, test, type Page } from './fixtures';
 import { formatInTimeZone } from 'date-fns-tz';
 import { readFileSync, writeFileSync } from 'node:fs';
-import { shot, signIn } from './helpers';
+import { shot, signIn, go } from './helpers';
 
 // the machine is shared and busy: a visible fact may take longer than the default to appear
 const expect = baseExpect.configure({ timeout: 15_000 });
@@ -48,7 +48,7 @@ test('every screen shows a time in the profile zone, in one format, whatever the
 
   try {
     // the profile's zone, chosen on the profile screen
-    await page.goto('/profile');
+    await go(page, '/profile');
     await page.getByLabel('Time zone').selectOption(PROFILE_ZONE);
     await page.getByRole('button', { name: 'Save profile' }).click();
     await expect(page.getByText(`Every screen shows times in this zone (now ${ZONE}).`)).toBeVisible();
@@ -56,7 +56,7 @@ test('every screen shows a time in the profile zone, in one format, whatever the
     // records and events at known instants (the server's clock: read back from the API)
     const doors = (await call.get('/event/manage/doors')).items as { id: number; name: string }[];
     const door = doors.find((d) => d.name === 'Server Room')!;
-    await page.goto('/monitor/alarms');
+    await go(page, '/monitor/alarms');
     await expect(page.getByTestId('socket-status')).toHaveText(/connected/);
     const forced = await call.post('/api/test/simulate', { kind: 'door.forced', doorId: door.id });
     const event =
@@ -92,7 +92,7 @@ test('every screen shows a time in the profile zone, in one format, whatever the
     await shot(page, 'time-alarms');
 
     // live events (the screen loads the recent history first)
-    await page.goto('/monitor/events');
+    await go(page, '/monitor/events');
     await expect(
       page
         .getByTestId('event-row')
@@ -103,7 +103,7 @@ test('every screen shows a time in the profile zone, in one format, whatever the
     await expect(page.getByRole('columnheader', { name: `Time (${ZONE})` })).toBeVisible();
 
     // event report: same instant, same text; its time range is typed in the profile zone
-    await page.goto(`/report/event?alert=true`);
+    await go(page, `/report/event?alert=true`);
     await expect(page.getByTestId('event-report').getByText(shown(event.time)).filter({ visible: true }).first()).toBeVisible();
     await expect(page.getByText(`When (${ZONE})`).filter({ visible: true }).first()).toBeVisible();
     await expect(page.getByText(`From (${ZONE})`)).toBeVisible();
@@ -115,42 +115,42 @@ test('every screen shows a time in the profile zone, in one format, whatever the
     await expect(page.getByTestId('event-report').getByText(shown(event.time)).filter({ visible: true }).first()).toBeVisible();
 
     // activity report: the newest change
-    await page.goto('/report/activity');
+    await go(page, '/report/activity');
     await expect(page.getByText(shown(audit.at)).filter({ visible: true }).first()).toBeVisible();
     await expect(page.getByText(`When (${ZONE})`).filter({ visible: true }).first()).toBeVisible();
 
     // doors: the last change of the forced door
-    await page.goto('/configure/doors');
+    await go(page, '/configure/doors');
     await expect(page.getByTestId('door-row').filter({ hasText: door.name }).getByTestId('door-changed')).toHaveAttribute(
       'title',
       `${shown(doorNow.lastChangedAt)} ${ZONE}`,
     );
 
     // operator sessions: this session's start
-    await page.goto('/monitor/operator-sessions');
+    await go(page, '/monitor/operator-sessions');
     await expect(page.locator('tr').filter({ hasText: 'This session' }).first()).toContainText(shown(mine.startedAt));
     await expect(page.getByRole('columnheader', { name: new RegExp(`Started \\(${ZONE.replace('+', '\\+')}\\)`) })).toBeVisible();
 
     // identities: a calendar date stays that day; the change time is an instant
-    await page.goto('/manage/identities');
+    await go(page, '/manage/identities');
     await page.getByLabel('Filter identities').fill('Timezone');
     await expect(page.getByText('31 Dec 2026').filter({ visible: true }).first()).toBeVisible();
     await expect(page.getByText(shown(identity.updatedAt)).filter({ visible: true }).first()).toBeVisible();
     await expect(page.getByText(`Updated (${ZONE})`).filter({ visible: true }).first()).toBeVisible();
 
     // visitors: the details page names the zone; the visit day is a date
-    await page.goto(`/visitor/details/${visitor.id}`);
+    await go(page, `/visitor/details/${visitor.id}`);
     await expect(page.getByTestId('visitor-details')).toContainText(`${shown(visitor.createdAt)} ${ZONE} by Alex Admin`);
     await expect(page.getByTestId('visitor-details')).toContainText('24 Dec 2026');
-    await page.goto('/visitor/list');
+    await go(page, '/visitor/list');
     await expect(page.getByText('24 Dec 2026').filter({ visible: true }).first()).toBeVisible();
 
     // UI error log
-    await page.goto('/server/ui-errors');
+    await go(page, '/server/ui-errors');
     await expect(page.getByText(shown(uiError.at)).filter({ visible: true }).first()).toBeVisible();
 
     // replay: a journal recorded at a known instant
-    await page.goto('/monitor/replay');
+    await go(page, '/monitor/replay');
     const download = page.waitForEvent('download');
     await page.getByRole('button', { name: 'Export journal' }).click();
     const file = info.outputPath('journal.ndjson');
@@ -185,7 +185,7 @@ test('the language switch is kept with the user’s settings and speaks Chinese,
     // the auditor keeps the client's zone (Asia/Kuala_Lumpur); Chinese has its own one date-time format
     const audit = (await call.get('/event/manage/audit?size=1&sort=at,desc')).items[0];
     const zh = formatInTimeZone(new Date(audit.at), 'Asia/Kuala_Lumpur', 'yyyy年M月d日 HH:mm:ss');
-    await page.goto('/report/activity');
+    await go(page, '/report/activity');
     await expect(page.getByText(zh).filter({ visible: true }).first()).toBeVisible();
     await page.reload();
     await expect(page.getByText(zh).filter({ visible: true }).first()).toBeVisible();

@@ -2,7 +2,7 @@
 // the identity form shows them in a section of their own, refuses a wrong value on its field (keeping what was
 // typed), saves a right one, and the identities list shows it in a column of its own.
 import { expect, test } from './fixtures';
-import { shot, signIn } from './helpers';
+import { shot, signIn, go } from './helpers';
 
 test('a client adds fields to its identities; the form checks and saves them, the list shows them', async ({ page }) => {
   test.setTimeout(150_000);
@@ -14,7 +14,7 @@ test('a client adds fields to its identities; the form checks and saves them, th
     { label: `Locker ${stamp}`, key: `locker${stamp}`, kind: 'number' },
     { label: `Shirt ${stamp}`, key: `shirt${stamp}`, kind: 'choice', options: 'S\nM\nL' },
   ]) {
-    await page.goto('/manage/user-defined-fields');
+    await go(page, '/manage/user-defined-fields');
     await page.getByTestId('user-fields').getByTestId('add-button').click();
     await page.getByLabel('Label').fill(f.label);
     await page.getByLabel('Key').fill(f.key);
@@ -26,7 +26,7 @@ test('a client adds fields to its identities; the form checks and saves them, th
   }
 
   // the identity form: the fields in "More fields"; a wrong number is refused on its field and the typed values stay
-  await page.goto('/manage/identities/add');
+  await go(page, '/manage/identities/add');
   const more = page.getByTestId('udf-section');
   await expect(more).toContainText(`Locker ${stamp}`);
   await page.getByLabel('First name').fill('Uma');
@@ -45,7 +45,7 @@ test('a client adds fields to its identities; the form checks and saves them, th
   await expect(page.getByTestId('toast').filter({ hasText: 'Identity saved' }).first()).toBeVisible();
 
   // the list: a column per field, with the saved values
-  await page.goto('/manage/identities');
+  await go(page, '/manage/identities');
   await expect(page.getByTestId('col-udf.locker' + stamp).first()).toBeVisible();
   await page.getByTestId('identities').getByRole('searchbox').fill(`Fields${stamp}`);
   await page.getByTestId('identities').getByRole('searchbox').press('Enter');

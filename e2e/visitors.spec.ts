@@ -3,7 +3,7 @@
 import { expect, test } from './fixtures';
 import { startCardConnectorSimulator } from '../server/simulator/cardConnector';
 import { startCompanionSimulator } from '../server/simulator/companion';
-import { shot, signIn } from './helpers';
+import { shot, signIn, go } from './helpers';
 
 test('registers a visitor from their identity card and prints the badge through the companion', async ({ page }) => {
   const reader = await startCardConnectorSimulator();
@@ -11,7 +11,7 @@ test('registers a visitor from their identity card and prints the badge through 
   try {
     await signIn(page, 'reception');
     await expect(page.getByTestId('companion-indicator')).toHaveAttribute('data-status', 'connected');
-    await page.goto('/visitor/register');
+    await go(page, '/visitor/register');
     const form = page.getByTestId('visitors-form');
     await expect(form.getByLabel('Date of visit')).not.toHaveValue('');
     await page.getByTestId('connect-card-reader').click();
@@ -48,7 +48,7 @@ test('registers a visitor from their identity card and prints the badge through 
     await expect(page.getByTestId('visitor-sign-out')).toHaveCount(0);
 
     // the server kept it: the list says the badge is printed
-    await page.goto('/visitor/list');
+    await go(page, '/visitor/list');
     await page.getByLabel('Filter visitors').fill('Acme');
     const list = page.getByTestId('visitors');
     await expect(list.getByRole('row', { name: 'Nurul Aini binti Ismail' })).toBeVisible();
@@ -56,7 +56,7 @@ test('registers a visitor from their identity card and prints the badge through 
     await expect(list.getByText('Printed', { exact: true })).toBeVisible();
     await expect(list.getByRole('link', { name: 'Register visitor' })).toBeVisible();
     // and the front desk's day lists it
-    await page.goto('/visitor');
+    await go(page, '/visitor');
     await expect(page.getByTestId('visitors-today').getByRole('row', { name: 'Nurul Aini binti Ismail' })).toBeVisible();
   } finally {
     await reader.close();
@@ -77,7 +77,7 @@ test('without the companion the badge cannot be printed and the page says why', 
 
   // the sign-out route of a visitor who has not arrived says why, and offers signing in
   const id = /\/visitor\/details\/(\d+)$/.exec(page.url())![1];
-  await page.goto(`/visitor/sign-out/${id}/2026-01-01`);
+  await go(page, `/visitor/sign-out/${id}/2026-01-01`);
   await expect(page.getByTestId('visitor-move-unavailable')).toContainText('Walk In cannot be signed out now: the visit is expected.');
   await page.getByTestId('visitor-sign-in').click();
   await expect(page.getByTestId('visitor-status')).toHaveText('On site');
@@ -110,7 +110,7 @@ test('a registration matching the visitor watchlist warns the front desk with th
   await signIn(page, 'reception', { at: '/visitor/watchlist' });
   await expect(page.getByTestId('visitor-watchlist').getByRole('row').filter({ hasText: 'Zoë Müller' })).toBeVisible();
   await expect(page.getByTestId('add-button')).toHaveCount(0);
-  await page.goto('/visitor/register');
+  await go(page, '/visitor/register');
   const form = page.getByTestId('visitors-form');
   await form.getByLabel('First name').fill('ZOE');
   await form.getByLabel('Last name').fill('Muller');
@@ -153,14 +153,14 @@ test('a sign-in at one front desk shows at once on the other front desk\u2019s l
   expect(created.status()).toBe(201);
   const v = await created.json();
 
-  await desk1.goto('/visitor');
+  await go(desk1, '/visitor');
   const today = desk1.getByTestId('visitors-today');
   await today.getByLabel('Filter visitors').fill('Clocking');
   await expect(today.getByRole('row', { name: 'Lee Clocking' })).toBeVisible();
   // the filtered list holds this visitor only (Blueprint's table keeps its status cell outside the row element)
   await expect(today.getByText('Expected', { exact: true }).first()).toBeVisible();
 
-  await desk2.goto(`/visitor/details/${v.id}`);
+  await go(desk2, `/visitor/details/${v.id}`);
   await desk2.getByTestId('visitor-sign-in').click();
   await expect(desk2.getByTestId('visitor-status')).toHaveText('On site');
   await expect(today.getByText('On site', { exact: true }).first()).toBeVisible(); // no reload on desk 1

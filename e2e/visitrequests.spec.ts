@@ -2,7 +2,7 @@
 // reason (asked first, refused blank) and approves another — which registers the visitor for the day, linked from
 // the request and listed in upcoming visits; an auditor (1.4.0 without 1.4.1) reads a request and may decide nothing.
 import { expect, test } from './fixtures';
-import { shot, signIn } from './helpers';
+import { shot, signIn, go } from './helpers';
 import { signOut } from './console.helpers';
 
 /** A day from today in the Northwind client's zone (the server checks visit days there). */
@@ -66,7 +66,7 @@ test('the front desk files, declines and approves visit requests; the approved v
   });
   expect(filed.status()).toBe(201);
   const { id } = await filed.json();
-  await page.goto(`/visitor/visit-requests/details/${id}`);
+  await go(page, `/visitor/visit-requests/details/${id}`);
   await record.getByTestId('record-action-approve').click();
   await expect(
     page
@@ -102,7 +102,7 @@ test('the front desk files, declines and approves visit requests; the approved v
   await signIn(page, 'auditor', { at: `/visitor/visit-requests/details/${id}` });
   await expect(page.getByTestId('record-panel').getByTestId('record-status')).toContainText('Approved');
   await expect(page.getByTestId('record-panel').getByTestId('record-decidedBy')).toContainText('Rita Reception');
-  await page.goto('/visitor/visit-requests');
+  await go(page, '/visitor/visit-requests');
   const waiting = page.getByTestId('visit-requests').getByText('Nowak, Marta', { exact: true });
   await waiting.click();
   await expect(page.getByTestId('record-panel').getByTestId('record-status')).toContainText('Waiting');

@@ -5,7 +5,7 @@ import { createHmac } from 'node:crypto';
 import { createServer, type IncomingHttpHeaders } from 'node:http';
 import { test, type Page } from './fixtures';
 import { expect } from './console.helpers';
-import { shot, signIn } from './helpers';
+import { shot, signIn, go } from './helpers';
 
 const SECRET = 'e2e-web-hook-secret-0001';
 
@@ -47,7 +47,7 @@ test('a web hook receiver gets a signed alarm; a failing one gets it on the thir
   try {
     await signIn(page, 'harbour'); // administrator of Harbour Health only
     // one hook through the console's form
-    await page.goto('/manage/web-hooks/add');
+    await go(page, '/manage/web-hooks/add');
     await page.getByLabel('Name').fill('Alarm desk');
     await page.getByLabel('Target URL').fill(rx.url('/alarms'));
     await page.getByLabel('Secret').fill(SECRET);
@@ -72,7 +72,7 @@ test('a web hook receiver gets a signed alarm; a failing one gets it on the thir
     expect(JSON.parse(d.body)).toMatchObject({ type: 'alarm.raised', data: { state: 'raised' } });
 
     await expect.poll(() => rx.got.filter((g) => g.path === '/flaky').length, { timeout: 30_000 }).toBe(3);
-    await page.goto('/manage/web-hooks');
+    await go(page, '/manage/web-hooks');
     await page.getByRole('link', { name: 'History: Busy receiver' }).click();
     await expect(page).toHaveURL(new RegExp(`/manage/web-hooks/histories/${flakyId}$`));
     const rows = page.getByTestId('attempt');
