@@ -1,6 +1,15 @@
 // Which component renders each ScreenKey of the route table; split per section so the first load stays small.
 import { lazy, type ComponentType, type LazyExoticComponent } from 'react';
 import type { ScreenKey } from './routeTable';
+import { wiring } from '../hooks/wiring';
+
+/** Issue 48: a screen's chunk comes with the screens' view-actor logic (src/system/screenLogic.ts, not loaded at start),
+ *  asked for at once, so the screen does not wait for it after its own chunk (the dashboard and the sign-in screens
+ *  need none of it: `pick`'s `logic` false). */
+const withLogic =
+  <M,>(load: () => Promise<M>) =>
+  (): Promise<M> =>
+    Promise.all([load(), wiring().loadScreenLogic()]).then(([m]) => m);
 
 const auth = () => import('../screens/auth/index');
 const general = () => import('../screens/general/index');
@@ -15,11 +24,11 @@ const configure = () => import('../screens/configure/index');
 /** A screen's component, and a way to ask for its chunk before it is first rendered. */
 export type LazyScreen = LazyExoticComponent<ComponentType> & { preload(): Promise<unknown> };
 
-const pick = <K extends string>(load: () => Promise<Record<K, ComponentType>>, name: K): LazyScreen => {
+const pick = <K extends string>(load: () => Promise<Record<K, ComponentType>>, name: K, logic = true): LazyScreen => {
   let loading: Promise<{ default: ComponentType }> | null = null;
   // asked for once; a failed fetch is asked for again next time (by a later preload, or by React.lazy)
   const get = () =>
-    (loading ??= load().then(
+    (loading ??= (logic ? withLogic(load) : load)().then(
       (m) => ({ default: m[name] }),
       (e: unknown) => {
         loading = null;
@@ -30,12 +39,12 @@ const pick = <K extends string>(load: () => Promise<Record<K, ComponentType>>, n
 };
 
 export const SCREENS: Record<ScreenKey, LazyScreen> = {
-  login: pick(auth, 'LoginScreen'),
-  loginRemake: pick(auth, 'LoginRemakeScreen'),
-  forgotPassword: pick(auth, 'ForgotPasswordScreen'),
-  resetPassword: pick(auth, 'ResetPasswordScreen'),
+  login: pick(auth, 'LoginScreen', false),
+  loginRemake: pick(auth, 'LoginRemakeScreen', false),
+  forgotPassword: pick(auth, 'ForgotPasswordScreen', false),
+  resetPassword: pick(auth, 'ResetPasswordScreen', false),
   // the landing screen is a chunk of its own: the rest of the general section (profile, backups) brings forms
-  dashboard: pick(() => import('../screens/general/DashboardScreen'), 'DashboardScreen'),
+  dashboard: pick(() => import('../screens/general/DashboardScreen'), 'DashboardScreen', false),
   profile: pick(general, 'ProfileScreen'),
   forbidden: pick(general, 'ForbiddenScreen'),
   notFound: pick(general, 'NotFoundScreen'),

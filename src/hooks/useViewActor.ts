@@ -29,7 +29,7 @@ export type { LogicIdOf, ViewLogicId } from './wiring';
 const openViewActor = (label: string, input: unknown) => wiring().openViewActor(label, input);
 const closeViewActor = (id: string) => wiring().closeViewActor(id);
 const viewLogic = (label: string) => wiring().viewLogic(label);
-/** The view waits (suspends) while its label's logic is still loading (a resource's list or form, issue 48). */
+/** The view waits (suspends) while its label's logic is still loading (the screens' logic, issue 48). */
 const useLogicReady = (label: string) => {
   const ready = wiring().viewLogicReady(label);
   if (ready) use(ready);

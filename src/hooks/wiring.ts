@@ -19,6 +19,7 @@ export type ConsoleWiring = Of<
     closeViewActor(id: string): void;
     viewLogic(label: string): AnyActorLogic | undefined;
     viewLogicReady(label: string): Promise<void> | null;
+    loadScreenLogic(): Promise<void>;
   }
 >;
 /** Every named logic a view may ask for, by id. */

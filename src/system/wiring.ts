@@ -6,7 +6,7 @@ import type { Notice } from './notices';
 import { notices$, notify } from './notices';
 import { alarmSound } from './alarmNotices';
 import { closeViewActor, getJournal, getSystem, openViewActor, reportUiError } from './browser';
-import { viewLogic, viewLogicReady } from './logic';
+import { loadScreenLogic, viewLogic, viewLogicReady } from './logic';
 import { openingScreenRead, openingScreenShown } from './openingScreen';
 
 export const consoleWiring = {
@@ -16,6 +16,8 @@ export const consoleWiring = {
   viewLogic,
   /** Null when a label's logic is in; else it loads (a catalogue resource's list or form: issue 48) and the view waits. */
   viewLogicReady,
+  /** The screens' logic, asked for with a screen's chunk (src/app/screens.tsx). */
+  loadScreenLogic,
   /** A notice for the toasts, and the toasts' stream of them. */
   notify: (notice: Notice) => notify(notice),
   notices$,
