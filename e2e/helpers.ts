@@ -125,21 +125,26 @@ export async function go(page: Page, path: string): Promise<void> {
   await page.waitForFunction(
     (p) => {
       const shown = (el: Element | null) => !!el && el.checkVisibility() && el.getClientRects().length > 0;
-      const drawn =
-        location.pathname !== p ||
-        shown(document.querySelector('[data-testid="forbidden"]')) ||
-        shown(document.querySelector('[data-testid="not-found"]')) ||
-        !shown(document.querySelector('[data-testid="app-shell"]')) ||
-        Array.from(document.querySelectorAll('[data-testid="view"]')).some((v) => v.getAttribute('data-view-path') === p && shown(v));
-      if (!drawn) return false;
-      const here = location.pathname;
-      for (const tab of Array.from(document.querySelectorAll('[data-testid="tab"]')))
-        if (tab.getAttribute('data-path') !== here) (tab.querySelector('.gh-tab__close') as HTMLElement | null)?.click();
-      // (a view kept with no tab, as Access denied is, cannot be closed: left)
-      const tabs = new Set(Array.from(document.querySelectorAll('[data-testid="tab"]')).map((t) => t.getAttribute('data-path')));
-      return Array.from(document.querySelectorAll('[data-testid="view"]')).every(
-        (v) => v.getAttribute('data-view-path') === here || !tabs.has(v.getAttribute('data-view-path')),
-      );
+      if (location.pathname !== p) return true; // sent elsewhere
+      if (shown(document.querySelector('[data-testid="forbidden"]')) || shown(document.querySelector('[data-testid="not-found"]'))) return true;
+      if (!shown(document.querySelector('[data-testid="app-shell"]'))) return true; // a screen outside the shell
+      const views = Array.from(document.querySelectorAll('[data-testid="view"]'));
+      if (!views.some((v) => v.getAttribute('data-view-path') === p && shown(v))) return false;
+      // the tabs actor hears of the new screen after the paint: until its tab is the current one, closing the tab left
+      // (still the current one there) would go back to it
+      const tabs = Array.from(document.querySelectorAll('[data-testid="tab"]'));
+      if (!tabs.some((t) => t.getAttribute('data-path') === p && t.querySelector('[aria-current="page"]'))) return false;
+      const closing = ((window as unknown as { e2eClosing?: Set<string | null> }).e2eClosing ??= new Set());
+      for (const tab of tabs)
+        if (tab.getAttribute('data-path') !== p) {
+          closing.add(tab.getAttribute('data-path'));
+          (tab.querySelector('.gh-tab__close') as HTMLElement | null)?.click();
+        }
+      // gone: the views of every tab closed (a view kept with no tab cannot be closed: left)
+      const left = views.filter((v) => v.getAttribute('data-view-path') !== p && closing.has(v.getAttribute('data-view-path')));
+      if (left.length) return false;
+      closing.clear();
+      return true;
     },
     target.pathname,
     { polling: 'raf', timeout: 20_000 },
