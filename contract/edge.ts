@@ -23,7 +23,7 @@ import {
   type Struct,
 } from 'superstruct';
 import { DECISION_REASONS, type DecisionStep } from './decision';
-import { SentenceKey, SentenceValues } from './messages';
+import { SentenceKey, SentenceValues, type Sentence } from './messages';
 import { DOOR_COMMANDS } from './monitor';
 import { idInt, int32, requiredText, safeInteger, safeText } from './primitives';
 
@@ -339,13 +339,32 @@ export const EdgeCommandResult = object({
   type: literal('result'),
   id: commandId(),
   ok: boolean(),
+  /** what it did or why not, in English; with its sentence's key and values (issue 48: the console says it in the
+   *  operator's language) */
   message: safeText(500),
+  code: optional(SentenceKey),
+  values: optional(SentenceValues),
   seq: safeInteger(0),
   state: optional(enums(['locked', 'unlocked', 'unlocked-briefly'])),
   /** a scan's answer: the readers that said who they are */
   found: optional(size(array(EdgeFoundReader), 0, 127)),
 });
 export type EdgeCommandResult = Infer<typeof EdgeCommandResult>;
+/** An edge's answer to command `id` said as a sentence (its English at most 500 characters, its key and values). */
+export const edgeAnswer = (id: string, ok: boolean, said: Sentence, more: Partial<Omit<EdgeCommandResult, 'type' | 'id' | 'ok'>> = {}): EdgeCommandResult => ({
+  type: 'result',
+  id,
+  ok,
+  message: said.message.slice(0, 500),
+  code: said.code,
+  values: said.values,
+  seq: 0,
+  ...more,
+});
+/** What an edge's answer says, as the server passes it on: its sentence when it carries its key, else its English
+ *  (an edge older than its keys). */
+export const edgeAnswerSaid = (r: Pick<EdgeCommandResult, 'message' | 'code' | 'values'>): string | Sentence =>
+  r.code ? { message: r.message, code: r.code, values: r.values ?? {} } : r.message;
 /** The secure channel of an OSDP reader as the Hardware screens show it. */
 export const OSDP_CHANNEL_STATES = ['secure', 'paired', 'pairing', 'clear', 'refused'] as const;
 /** An OSDP reader on the controller's bus, as the edge last saw it (identity from PDID, capabilities from PDCAP). */

@@ -19,6 +19,7 @@ import {
   DOOR_MOMENTARY_MS,
   EVENT_CODES,
   checkDoorCommand,
+  edgeAnswer,
   eventLabel,
   fill,
   sentenceValue,
@@ -109,9 +110,11 @@ export function createDoorIo(opts: {
   /** A door command from the server: applied, journaled and answered; refused (nothing changed) when it makes no sense. */
   function command(c: EdgeDoorCommand): EdgeCommandResult {
     const door = doorOf(c.doorId);
-    if (!door) return { type: 'result', id: c.id, ok: false, message: `door ${c.doorId} is not a door of this controller`, seq: 0 };
+    if (!door) return edgeAnswer(c.id, false, fill('edge.notThisDoor', 'door {id} is not a door of this controller', { id: c.doorId }));
     const check = checkDoorCommand(state(c.doorId), c.command);
-    if (!check.allowed && !c.force) return { type: 'result', id: c.id, ok: false, message: `${door.name} ${check.reason}`, seq: 0, state: state(c.doorId) };
+    // said as the server's own doors say it (server/simulator/strike.ts): its key, the door's name as a value
+    if (!check.allowed && !c.force)
+      return edgeAnswer(c.id, false, { message: `${door.name} ${check.reason}`, code: check.code, values: { door: door.name } }, { state: state(c.doorId) });
     const code = c.command === 'lock' ? EVENT_CODES.doorLocked : c.command === 'unlock' ? EVENT_CODES.doorUnlocked : EVENT_CODES.doorMomentaryUnlock;
     // the actor as the server sent it: a person's name, or what acted as its sentence, a keyed value (as the server's
     // own door events say it: contract sentenceValue)

@@ -698,6 +698,8 @@ describe('Gatehouse Edge', () => {
       const again = await cmd('unlock');
       expect(again.status).toBe(409);
       expect(JSON.stringify(again.body)).toContain('is already unlocked');
+      // said by its key as the server's own doors say it (issue 48), the door's name a value
+      expect(again.body).toMatchObject({ code: 'door.alreadyUnlocked', values: { door: expect.any(String) } });
       expect(edge.journal.lastSeq).toBe(journaled);
       expect((await cmd('lock')).body).toMatchObject({ eventCode: 6003 });
       expect(edge.io.state(door)).toBe('locked');
@@ -717,6 +719,7 @@ describe('Gatehouse Edge', () => {
       // a door that is not this controller's is refused by the edge itself
       expect(edge.io.command({ type: 'door', id: 'x', doorId: doorsOf.get(otherController)![0], command: 'unlock', actor: 'x', force: true })).toMatchObject({
         ok: false,
+        code: 'edge.notThisDoor',
       });
       expect(edge.journal.lastSeq).toBe(before);
       // the edge gone: the command cannot reach the door, and says so
@@ -724,6 +727,7 @@ describe('Gatehouse Edge', () => {
       const offline = await cmd('unlock');
       expect(offline.status).toBe(409);
       expect(JSON.stringify(offline.body)).toContain('offline');
+      expect(['edge.doorOffline', 'edge.commandOffline']).toContain(offline.body.code); // (whether the hub has seen it go yet)
     } finally {
       edge.stop();
     }

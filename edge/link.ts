@@ -17,6 +17,8 @@ import {
   EdgeScanCommand,
   EdgeComsetCommand,
   EdgeWelcome,
+  edgeAnswer,
+  fill,
   validate,
   type DeviceBatchResult,
   type DeviceEvent,
@@ -229,12 +231,12 @@ export function createLink(opts: LinkOptions) {
       if (!r.ok) return refuse(`${type}: ${r.violations[0]?.field}`, r.violations[0]?.message ?? '');
       const m = r.value as EdgeServerCommand;
       if (!opts.onCommand) {
-        send({ type: 'result', id: m.id, ok: false, message: 'this controller takes no commands', seq: 0 });
+        send(edgeAnswer(m.id, false, fill('edge.takesNoCommands', 'this controller takes no commands', {})));
         return;
       }
       void Promise.resolve()
         .then(() => opts.onCommand!(m))
-        .catch((e: Error): EdgeCommandResult => ({ type: 'result', id: m.id, ok: false, message: `failed: ${e.message}`.slice(0, 500), seq: 0 }))
+        .catch((e: Error): EdgeCommandResult => edgeAnswer(m.id, false, fill('edge.commandFailed', 'failed: {reason}', { reason: e.message.slice(0, 400) })))
         .then((result) => {
           if (!result.ok) log(`command ${m.type} refused: ${result.message}`);
           send(result);

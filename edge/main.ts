@@ -4,7 +4,7 @@
 // order. `demoKey` signs in as the demo administrator and makes (or reuses) a controller key in Northwind.
 import { existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { API, cardReadersResource, controllersResource } from '../contract';
+import { API, cardReadersResource, controllersResource, edgeAnswer, fill } from '../contract';
 import { demoSession } from './demoBoard';
 import { createDoors, simulateReaders } from './doors';
 import { JOURNAL_CHECK_MS, openJournal, writeWhole } from './journal';
@@ -74,7 +74,7 @@ export function startEdge(opts: EdgeOptions) {
             : m.type === 'comset'
               ? osdp.comset(m)
               : osdp.repair(m)
-          : { type: 'result', id: m.id, ok: false, message: 'this controller runs no OSDP reader bus', seq: 0 },
+          : edgeAnswer(m.id, false, fill('osdp.noBus', 'this controller runs no OSDP reader bus', {})),
   });
   const doors = createDoors({
     store,
@@ -118,7 +118,7 @@ export function startEdge(opts: EdgeOptions) {
   const doorBoards = opts.osdp ? attachOsdpIo(opts.osdp, io, store, { log }) : null;
   doorBoards?.snapshotChanged();
   // 80 % of the journal's bound undelivered: an alarm (edge/journalAlarm.ts)
-  const fill = watchJournalFill({ journal, store, online: () => link.online, controllerId: () => link.controllerId, onEvent: () => link.nudge() });
+  const journalFill = watchJournalFill({ journal, store, online: () => link.online, controllerId: () => link.controllerId, onEvent: () => link.nudge() });
   // a lockdown or threat level that came with the snapshot locks a strike a command left unlocked
   // the first card after a start or a new snapshot is decided as fast as the rest (edge/doors.ts warm)
   doors.warm();
@@ -161,10 +161,10 @@ export function startEdge(opts: EdgeOptions) {
     io,
     osdp,
     swipe: doors.swipe,
-    fill,
+    fill: journalFill,
     stop() {
       clearInterval(ageTimer);
-      fill.stop();
+      journalFill.stop();
       readers?.stop();
       io.stop();
       osdp?.stop();

@@ -17,6 +17,7 @@ import {
   fill,
   sentenceValue,
   type Sentence,
+  edgeAnswer,
   type EdgeCommandResult,
   type EdgeComsetCommand,
   type EdgeReaderStatus,
@@ -26,6 +27,7 @@ import {
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { BAUD_RATES, decodeCard, type Bus } from './osdp';
+import { BusRefusal } from './osdp/bus';
 import { said, writeWhole } from './journal';
 import type { ReaderStatus } from './osdp/bus';
 import type { ReaderMode } from './doorIo';
@@ -310,7 +312,7 @@ export function attachOsdp(bus: Bus, doors: Doors, store: SnapshotStore, opts: O
   /** Re-pairing (an administrator's action on the server): forget the reader's key, pair it again with SCBK-D. */
   function repair(m: EdgeRepairCommand): EdgeCommandResult {
     const r = readerAt(m.address);
-    if (!r) return { type: 'result', id: m.id, ok: false, message: `no card reader of this controller is at bus address ${m.address}`, seq: 0 };
+    if (!r) return edgeAnswer(m.id, false, fill('osdp.noReaderAt', 'no card reader of this controller is at bus address {address}', { address: m.address }));
     opts.keys?.remove(m.address);
     bus.remove(m.address);
     pairing.add(m.address);
@@ -319,7 +321,11 @@ export function attachOsdp(bus: Bus, doors: Doors, store: SnapshotStore, opts: O
     added.add(m.address);
     log(`OSDP reader ${m.address} (${r.name}): re-pairing asked by the server: its key is forgotten, pairing with the default key`);
     report();
-    return { type: 'result', id: m.id, ok: true, message: `${r.name} (bus address ${m.address}): its key forgotten, pairing again in install mode`, seq: 0 };
+    return edgeAnswer(
+      m.id,
+      true,
+      fill('osdp.repairing', '{name} (bus address {address}): its key forgotten, pairing again in install mode', { name: r.name, address: m.address }),
+    );
   }
 
   /**
@@ -328,15 +334,20 @@ export function attachOsdp(bus: Bus, doors: Doors, store: SnapshotStore, opts: O
    * the card reader's record, whose snapshot finds it there.
    */
   async function comset(m: EdgeComsetCommand): Promise<EdgeCommandResult> {
-    const refuse = (message: string): EdgeCommandResult => ({ type: 'result', id: m.id, ok: false, message, seq: 0 });
+    const refuse = (said: Sentence): EdgeCommandResult => edgeAnswer(m.id, false, said);
     const r = readerAt(m.address);
-    if (!r) return refuse(`no card reader of this controller is at bus address ${m.address}`);
-    if (m.to !== m.address && readerAt(m.to)) return refuse(`bus address ${m.to} has a card reader already`);
+    if (!r) return refuse(fill('osdp.noReaderAt', 'no card reader of this controller is at bus address {address}', { address: m.address }));
+    if (m.to !== m.address && readerAt(m.to))
+      return refuse(fill('osdp.edgeAddressTaken', 'bus address {address} has a card reader already', { address: m.to }));
     const before = bus.baudRate;
     try {
       await bus.setAddress(m.address, m.to, m.baud);
     } catch (e) {
-      return refuse(`${r.name} (bus address ${m.address}): ${(e as Error).message}`.slice(0, 500));
+      // the bus's reason, by its key when it has one (else a line's or a reader's words as they are)
+      const reason = e instanceof BusRefusal ? e.said : (e as Error).message.slice(0, 300);
+      return refuse(
+        fill('osdp.readerSaid', '{name} (bus address {address}): {reason}', { name: r.name, address: m.address, ...sentenceValue('reason', reason) }),
+      );
     }
     if (m.to !== m.address) {
       const scbk = opts.keys?.get(m.address);
@@ -349,7 +360,7 @@ export function attachOsdp(bus: Bus, doors: Doors, store: SnapshotStore, opts: O
     if (m.baud !== before) opts.speed?.set(m.baud); // the line speaks at it after a restart too
     log(`OSDP reader ${m.address} (${r.name}): moved to bus address ${m.to} at ${m.baud} baud (COMSET; the line was at ${before})`);
     report();
-    return { type: 'result', id: m.id, ok: true, message: `${r.name}: now at bus address ${m.to}, ${m.baud} baud`, seq: 0 };
+    return edgeAnswer(m.id, true, fill('osdp.movedTo', '{name}: now at bus address {address}, {baud} baud', { name: r.name, address: m.to, baud: m.baud }));
   }
 
   /** A scan of the bus for readers not configured yet (Hardware → Interface → pre-add): who answered, never a key. */
@@ -362,23 +373,28 @@ export function attachOsdp(bus: Bus, doors: Doors, store: SnapshotStore, opts: O
     }
     const where = `${m.addresses.length} address(es)${m.speeds?.length ? ` at ${m.speeds.join(', ')} baud` : ''}`;
     log(`OSDP scan of ${where}: ${list.length ? `found ${list.map((f) => `${f.address} (${f.baud} baud)`).join(', ')}` : 'no reader answered'}`);
-    const said = list.length ? `${list.length} reader(s) answered` : 'no reader answered';
-    return {
-      type: 'result',
-      id: m.id,
-      ok: true,
-      message: list.unasked ? `${said}; stopped at the time limit with ${list.unasked} address(es) not asked` : said,
-      seq: 0,
-      found: list.map((f) => ({
-        address: f.address,
-        identity: { ...f.identity, vendor: f.identity.vendor.slice(0, 6), firmware: f.identity.firmware.slice(0, 40) },
-        capabilities: (f.capabilities ?? [])
-          .slice(0, 64)
-          .map((c) => ({ function: c.function, name: c.name.slice(0, 80), compliance: c.compliance, count: c.count })),
-        baud: f.baud ?? bus.baudRate,
-        lineBaud: bus.baudRate,
-      })),
-    };
+    const answered = list.length ? fill('osdp.scanAnswered', '{n} reader(s) answered', { n: list.length }) : fill('osdp.scanNone', 'no reader answered', {});
+    return edgeAnswer(
+      m.id,
+      true,
+      list.unasked
+        ? fill('osdp.scanStopped', '{answered}; stopped at the time limit with {n} address(es) not asked', {
+            ...sentenceValue('answered', answered),
+            n: list.unasked,
+          })
+        : answered,
+      {
+        found: list.map((f) => ({
+          address: f.address,
+          identity: { ...f.identity, vendor: f.identity.vendor.slice(0, 6), firmware: f.identity.firmware.slice(0, 40) },
+          capabilities: (f.capabilities ?? [])
+            .slice(0, 64)
+            .map((c) => ({ function: c.function, name: c.name.slice(0, 80), compliance: c.compliance, count: c.count })),
+          baud: f.baud ?? bus.baudRate,
+          lineBaud: bus.baudRate,
+        })),
+      },
+    );
   }
 
   // a COMSET moved the line to another speed before a restart: it speaks at that one, not at the port's default

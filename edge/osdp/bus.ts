@@ -13,6 +13,13 @@ import { BAUD_RATES, type ByteDuplex } from './transport.js';
 import * as m from './messages.js';
 import { anyoneThere, moveReader, probe, type Found } from './discover.js';
 
+/** A refusal of the bus with its sentence's key and values (issue 48: the server passes it on as the edge said it). */
+export class BusRefusal extends Error {
+  constructor(readonly said: Sentence) {
+    super(said.message);
+  }
+}
+
 export interface ReaderConfig {
   address: number;
   /** the reader's own key: the channel must open with it, and from then on every reply must be secure */
@@ -274,15 +281,19 @@ export class Bus extends EventEmitter<BusEvents> {
   async setAddress(address: number, to: number, baud = this.baudRate) {
     if (!Number.isInteger(to) || to < 0 || to > 0x7e) throw new RangeError(`reader address ${to} is not 0-126`);
     if (!(BAUD_RATES as readonly number[]).includes(baud)) throw new RangeError(`${baud} baud is not an OSDP speed`);
-    if (to !== address && this.devices.has(to)) throw new Error(`reader ${to} is on the line already`);
+    if (to !== address && this.devices.has(to)) throw new BusRefusal(fill('osdp.readerOnLine', 'reader {address} is on the line already', { address: to }));
     if (baud !== this.baudRate) {
       const others = [...this.devices.values()].filter((x) => x.cfg.address !== address && x.status.state === 'online').map((x) => x.cfg.address);
-      if (others.length) throw new Error(`the other readers online on this line (${others.join(', ')}) would be lost at ${baud} baud`);
-      if (!this.line.update) throw new Error('this line cannot change its speed');
+      if (others.length)
+        throw new BusRefusal(
+          fill('osdp.othersWouldBeLost', 'the other readers online on this line ({list}) would be lost at {baud} baud', { list: others.join(', '), baud }),
+        );
+      if (!this.line.update) throw new BusRefusal(fill('osdp.lineSpeedFixed', 'this line cannot change its speed', {}));
     }
     const reply = await this.send(address, Command.COMSET, m.encodeComset({ address: to, baud }));
     const com = m.decodeCom(reply.data);
-    if (!com || com.address !== to || com.baud !== baud) throw new Error(`reader ${address} did not take address ${to} at ${baud} baud`);
+    if (!com || com.address !== to || com.baud !== baud)
+      throw new BusRefusal(fill('osdp.notTaken', 'reader {address} did not take address {to} at {baud} baud', { address, to, baud }));
   }
 
   /**

@@ -8,7 +8,7 @@
 // the edge refuses a door that is not in its snapshot. A lockdown or threat level is recorded on the server whatever
 // its doors' edges are: each door it could not reach is named in its answer (commandEach), and the edge gets the mode
 // with its snapshot when it reconnects, where it locks the strike itself (edge/doorIo.ts).
-import { EDGE_COMMAND_TIMEOUT_MS, type DoorCommand, type EdgeDoorCommand, type DoorUnreached, type Event } from '../../contract';
+import { EDGE_COMMAND_TIMEOUT_MS, edgeAnswerSaid, fill, type DoorCommand, type EdgeDoorCommand, type DoorUnreached, type Event } from '../../contract';
 import type { Db } from '../db/db';
 import { edgeControllerOfDoor } from '../db/queries/edgeKeys';
 import { HardwareError, type Actor, type HardwarePort } from '../doors/port';
@@ -58,12 +58,21 @@ export function routeDoorCommands(port: HardwarePort, deps: { db: Db; hub: EdgeH
     if (!deps.hub.connected().some((c) => c.controllerId === edge.controllerId))
       throw new HardwareError(
         409,
-        `${edge.name}: its Gatehouse Edge controller ${edge.controllerName} is offline, so the command cannot reach the door (a lockdown or threat level reaches it with its rules when it reconnects)`,
+        fill(
+          'edge.doorOffline',
+          '{door}: its Gatehouse Edge controller {controller} is offline, so the command cannot reach the door (a lockdown or threat level reaches it with its rules when it reconnects)',
+          { door: edge.name, controller: edge.controllerName },
+        ),
       );
     const r = await deps.hub.command(edge.controllerId, { type: 'door', doorId, command: cmd, actor: edgeActor(actor), force: !!opts.force }, edge.name);
-    if (!r.ok) throw new HardwareError(409, r.message.startsWith(edge.name) ? r.message : `${edge.name} ${r.message}`);
+    // the edge's refusal as it said it (a door's refusal names the door, as the server's own doors do)
+    if (!r.ok) throw new HardwareError(409, r.code ? edgeAnswerSaid(r) : r.message.startsWith(edge.name) ? r.message : `${edge.name} ${r.message}`);
     const event = await deps.ingest.stored(edge.controllerId, r.seq, EDGE_COMMAND_TIMEOUT_MS);
-    if (!event) throw new HardwareError(409, `${edge.name}: the edge applied the command, but its event has not reached the server yet`);
+    if (!event)
+      throw new HardwareError(
+        409,
+        fill('edge.eventNotYet', '{door}: the edge applied the command, but its event has not reached the server yet', { door: edge.name }),
+      );
     return event;
   };
   (port as { command: HardwarePort['command'] }).command = command;

@@ -137,12 +137,20 @@ export function createEdgeHub(opts: {
     // the newest open connection: an edge that reconnected is on it, while the older one may not have been seen to close
     const c = [...conns].reverse().find((x) => x.controllerId === controllerId && x.ws.readyState === x.ws.OPEN);
     if (!c)
-      return Promise.reject(new HardwareError(409, `${name} is on Gatehouse Edge controller #${controllerId}, which is offline: the command cannot reach it`));
+      return Promise.reject(
+        new HardwareError(
+          409,
+          fill('edge.commandOffline', '{name} is on Gatehouse Edge controller #{id}, which is offline: the command cannot reach it', {
+            name,
+            id: controllerId,
+          }),
+        ),
+      );
     const id = `${Date.now().toString(36)}-${++commandIds}`;
     return new Promise((resolve, reject) => {
       const t = setTimeout(() => {
         answers.delete(id);
-        reject(new HardwareError(409, `${name}: its Gatehouse Edge controller did not answer the command in time`));
+        reject(new HardwareError(409, fill('edge.commandTimeout', '{name}: its Gatehouse Edge controller did not answer the command in time', { name })));
       }, timeoutMs);
       answers.set(id, {
         controllerId,

@@ -156,7 +156,9 @@ describe('COMSET from the console', () => {
         'the edge offline',
         async () => (await s.call('GET', `${controllersResource.api}/${controller}/osdp-readers`, { token: admin })).body.online === false,
       );
-      expect((await comset({ address: FROM })).status).toBe(409);
+      const offline = await comset({ address: FROM });
+      expect(offline.status).toBe(409);
+      expect(offline.body.code).toBe('edge.commandOffline');
     } finally {
       for (const e of edges) e.stop();
       pd.close();

@@ -170,6 +170,8 @@ describe('OSDP reader status routes', () => {
     const offline = await s.call('POST', `${cardReadersResource.api}/${readerId}/repair`, { token: admin, body: {} });
     expect(offline.status).toBe(409);
     expect(JSON.stringify(offline.body)).toContain('offline');
+    // said by its key (issue 48): the console says it in the operator's language
+    expect(offline.body).toMatchObject({ code: 'edge.commandOffline', values: { id: expect.any(Number) } });
   });
 
   it('pushes a reader going offline, online and secure to its client’s consoles at once, and to no other client’s', async () => {

@@ -23,6 +23,8 @@ import {
   cardReadersResource,
   controllersResource,
   type EdgeReaderStatus,
+  type Sentence,
+  edgeAnswerSaid,
   saidAsMessage,
 } from '../../contract';
 import type { RouteDoc } from '../openapi/declared';
@@ -39,9 +41,12 @@ import {
   scanControllers,
 } from '../db/queries/osdpReaders';
 import { HardwareError } from '../doors/port';
-import { HttpError, body, clientOf, fill } from '../http/kit';
+import { HttpError, body, clientOf, fill, saidOf } from '../http/kit';
 import type { Publish } from '../monitor/pipeline';
 import type { EdgeHub } from './hub';
+
+/** An answer's words: its English, with its key and values when it has them (the console says them by the key). */
+const keyed = (s: string | Sentence) => (typeof s === 'string' ? { message: s } : saidAsMessage(s));
 
 const idOf = (req: { params: unknown }) => {
   const id = Number((req.params as { id?: string }).id);
@@ -166,9 +171,9 @@ export function edgeReaderRoutes(app: FastifyInstance, { db, hub, publish }: { d
         };
         try {
           const r = await hub.command(Number(c.id), scan, c.name, wide ? OSDP_WIDE_SCAN_MS + 10_000 : undefined);
-          return { c, ok: r.ok, message: r.message, found: r.found ?? [] };
+          return { c, ok: r.ok, ...keyed(edgeAnswerSaid(r)), found: r.found ?? [] };
         } catch (e) {
-          return { c, ok: false, message: e instanceof Error ? e.message : String(e), found: [] };
+          return { c, ok: false, ...keyed(e instanceof Error ? saidOf(e) : String(e)), found: [] };
         }
       }),
     );
@@ -198,10 +203,10 @@ export function edgeReaderRoutes(app: FastifyInstance, { db, hub, publish }: { d
     try {
       result = await hub.command(Number(reader.controller_id), { type: 'repair', address: Number(reader.address) }, reader.name);
     } catch (e) {
-      if (e instanceof HardwareError) throw new HttpError(e.status, e.message);
+      if (e instanceof HardwareError) throw new HttpError(e.status, saidOf(e));
       throw e;
     }
-    if (!result.ok) throw new HttpError(409, result.message);
+    if (!result.ok) throw new HttpError(409, edgeAnswerSaid(result));
     await audit(db, req, {
       clientId,
       action: 're-pair',
@@ -232,10 +237,10 @@ export function edgeReaderRoutes(app: FastifyInstance, { db, hub, publish }: { d
     try {
       result = await hub.command(Number(reader.controller_id), { type: 'comset', address: Number(reader.address), to, baud }, reader.name);
     } catch (e) {
-      if (e instanceof HardwareError) throw new HttpError(e.status, e.message);
+      if (e instanceof HardwareError) throw new HttpError(e.status, saidOf(e));
       throw e;
     }
-    if (!result.ok) throw new HttpError(409, result.message);
+    if (!result.ok) throw new HttpError(409, edgeAnswerSaid(result));
     const before = { address: Number(reader.address), baud: reader.baud };
     await moveCardReader(db, reader.id, to);
     await audit(db, req, { clientId, action: 'comset', entity: 'cardReader', entityId: reader.id, before, after: { address: to, baud } });

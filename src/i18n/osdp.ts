@@ -1,6 +1,6 @@
 // Issue 46: the zh-CN words of the Hardware screens' OSDP readers panel (src/resources/OsdpReadersPanel.tsx and the
-// labels of machines/osdpReaders.selectors.ts), spread into ./text.ts; and the edge's answers to a re-pair, with values,
-// spread into ./sentences.ts.
+// labels of machines/osdpReaders.selectors.ts), spread into ./text.ts. The edge's answers are keyed (contract
+// edgeAnswer), said by ./sentences.ts.
 export const zhOsdpText: Record<string, string> = {
   'OSDP readers': 'OSDP 读卡器',
   'OSDP reader': 'OSDP 读卡器',
@@ -111,22 +111,4 @@ export const zhOsdpText: Record<string, string> = {
   Reader: '读卡器',
   // the NAK reason the edge reports most (edge/osdp: a paired reader asked for install mode, or a wrong key)
   'communication security conditions not met': '未满足通信安全条件',
-};
-
-/** The edge's and the server's sentences about a re-pair, with values (edge/readers.ts, server/edge/hub.ts). */
-export const zhOsdpSentences: Record<string, string> = {
-  'the reader refused the secure channel: {reason}': '读卡器拒绝了安全通道：{reason}',
-  '{name} (bus address {address}): its key forgotten, pairing again in install mode': '{name}（总线地址 {address}）：已忘记其密钥，正以安装模式重新配对',
-  'no card reader of this controller is at bus address {address}': '此控制器在总线地址 {address} 上没有读卡器',
-  '{name} is on Gatehouse Edge controller #{id}, which is offline: the command cannot reach it':
-    '{name} 位于 Gatehouse Edge 控制器 #{id}，该控制器离线：命令无法送达',
-  'every address has a card reader': '每个地址都已有读卡器',
-  'this controller runs no OSDP reader bus': '此控制器没有 OSDP 读卡器总线',
-  '{name}: its Gatehouse Edge controller did not answer the command in time': '{name}：其 Gatehouse Edge 控制器未及时应答该命令',
-  '{name}: now at bus address {address}, {baud} baud': '{name}：现位于总线地址 {address}，{baud} 波特',
-  '{name} (bus address {address}): {reason}': '{name}（总线地址 {address}）：{reason}',
-  'the other readers online on this line ({list}) would be lost at {baud} baud': '此线路上其他在线读卡器（{list}）在 {baud} 波特下将失去连接',
-  'bus address {address} has a card reader already': '总线地址 {address} 已有读卡器',
-  'Bus address {address} is {name}’s on this controller': '此控制器的总线地址 {address} 已属于 {name}',
-  '{reader} is not on a Gatehouse Edge controller: there is no OSDP reader to move': '{reader} 不在 Gatehouse Edge 控制器上：没有可移动的 OSDP 读卡器',
 };

@@ -6,7 +6,6 @@ import { zhPrivileges } from './privileges.zh';
 import { derivedZhPrivileges } from './privileges.derived';
 import { zhSentences, zhValueWords } from './sentences';
 import { zhViolationSentences } from './violationSentences';
-import { zhOsdpSentences } from './osdp';
 import { zhEventWords } from './events';
 import { zhText } from './text';
 
@@ -20,11 +19,8 @@ export const zhLabelFiles: Record<string, Record<string, string>> = import.meta.
 /** Every resource's zh-CN labels in one dictionary (a key is a resource's: each file labels only its own). */
 export const zhCatalogue: Record<string, string> = Object.assign({}, ...Object.values(zhLabelFiles));
 
-// the edge's words without values (every address taken…); its sentences with values await their keys (server/edge)
-const zhOsdpFixed = Object.fromEntries(Object.entries(zhOsdpSentences).filter(([en]) => !en.includes('{')));
-
 export const zhBundles: Record<'text' | 'routes' | 'catalogue' | 'server' | 'privileges', Record<string, string>> = {
-  text: { ...zhText, ...zhValueWords, ...zhEventWords, ...zhOsdpFixed },
+  text: { ...zhText, ...zhValueWords, ...zhEventWords },
   // a resource's own routes from its labels (./routes.derived.ts); ./routes.zh.ts for the rest and what differs
   routes: { ...derivedZhRoutes(zhCatalogue), ...zhRoutes },
   catalogue: zhCatalogue,
