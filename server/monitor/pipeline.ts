@@ -119,6 +119,9 @@ export interface PipelineOptions {
 
 /** An edge's events that do not follow what is stored (a batch before them failed; one was stored ahead by another
  *  server): nothing of the transaction is stored, and the edge sends them again from what the server has (issue 47). */
+/** The most resync events a transaction of live events takes with them (issue 47: a resync is never starved). */
+const RESYNC_IN_LIVE_MAX = 250;
+
 export class EdgeSeqConflict extends Error {}
 
 export function createPipeline(db: Db, publish: Publish, opts: PipelineOptions = {}) {
@@ -173,9 +176,15 @@ export function createPipeline(db: Db, publish: Publish, opts: PipelineOptions =
     let settled!: () => void;
     previous = new Promise<void>((r) => (settled = r));
     setImmediate(async () => {
+      // the live lane first; a resync goes on in every live transaction too (a quarter of its own at most), so a steady
+      // stream of live events (every edge's swipes, and a resyncing edge's own sent beside its backlog) cannot starve it
+      // (at load 10 on 2 cores live transactions took the writer's whole time). The live events go first in it: no
+      // live event must follow a resync one (a controller's later events are queued behind its resync, recordMany)
       const live = queue.length > 0;
       const batch = live ? queue.splice(0, INGEST_TRANSACTION_MAX) : resync.splice(0, RESYNC_TRANSACTION_MAX);
-      if (!live) for (const p of batch) counted(controllerOf(p), -1);
+      const taken = live ? resync.splice(0, Math.min(RESYNC_IN_LIVE_MAX, Math.max(0, RESYNC_TRANSACTION_MAX - batch.length))) : batch;
+      for (const p of taken) counted(controllerOf(p), -1);
+      if (live) for (const p of taken) batch.push(p);
       inWrite += batch.length;
       let mine = true; // this batch holds the insert turn
       const onInserted = () => {
