@@ -2,6 +2,7 @@
 // pipeline, another controller's live swipe is stored and published before the backlog's remaining batches, and the
 // resyncing controller's own later events stay behind its backlog (each controller's events in order). Ordering, not
 // timing: the pipeline's writer is held (beforeIngestWrite) until both batches of the resync and the live event wait.
+// And a steady stream of live events (one waiting before every transaction) does not starve a resync (RESYNC_IN_LIVE_MAX).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { API, controllersResource } from '../../contract';
 import { until } from '../../edge/testPeers';
@@ -9,6 +10,8 @@ import { startTestServer, type TestServer } from '../testkit';
 
 let s: TestServer;
 let hold: Promise<void> | null = null;
+/** called before each transaction is written (a live event made to wait for the writer each time) */
+let feed: (() => Promise<void>) | null = null;
 let release = () => {};
 const keys: string[] = [];
 const controllers: number[] = [];
@@ -16,7 +19,12 @@ const doorOf: number[] = [];
 const published: number[] = []; // event ids in the order the pipeline told them committed and published
 
 beforeAll(async () => {
-  s = await startTestServer({ beforeIngestWrite: async () => void (await hold) });
+  s = await startTestServer({
+    beforeIngestWrite: async () => {
+      await hold;
+      await feed?.();
+    },
+  });
   const admin = await s.loginTo('admin', 'NORTHWIND');
   const { rows } = await s.db.query<{ id: number; door_id: number }>(
     `select c.id, min(r.door_id) as door_id from controllers c join card_readers r on r.controller_id = c.id join clients k on k.id = c.client_id
@@ -80,5 +88,28 @@ describe('live events during a resync', () => {
     // the resyncing controller's own events stay in their journal's order, its live one last
     expect(own).toBeGreaterThan(resyncIds[1499]);
     expect(await lastSeq(controllers[0])).toBe(a + 1500);
+  });
+
+  it('a steady stream of live events does not starve a resync: each live transaction takes some of it along', async () => {
+    const [a, b] = [(await lastSeq(controllers[0])) + 1, (await lastSeq(controllers[1])) + 1];
+    // before every transaction, another controller's live event is queued and waits: the live lane is never empty
+    let n = 0;
+    let writes = 0;
+    feed = async () => {
+      if (++writes > 40) return; // (bounded: the test ends either way)
+      const before = s.app.pipeline.backlog();
+      void post(1, batch(1, b + n++, 1, false, 'stream'));
+      await until('the live event queued', () => s.app.pipeline.backlog() > before);
+    };
+    try {
+      const resync = await Promise.all([0, 500, 1000].map((k) => post(0, batch(0, a + k, 500, true, 'starved'))));
+      for (const r of resync) expect(r.status, JSON.stringify(r.body)).toBe(200);
+      // all stored within the 40 transactions the stream lasted (before, every transaction took the live lane)
+      expect(await ids('starved')).toHaveLength(1500);
+      expect(writes).toBeLessThanOrEqual(40);
+    } finally {
+      feed = null;
+    }
+    await until('the stream stored', async () => (await ids('stream')).length === n);
   });
 });
