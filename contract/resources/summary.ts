@@ -11,17 +11,10 @@ type Screens = NonNullable<ResourceDeclaration['screens']>;
 /** The screens' exceptions the route rows read. */
 const SUMMARY_SCREENS = ['listTitle', 'addRoute', 'addTitle', 'editRoute', 'editTitle', 'editDescription', 'editCodes', 'viewersOpen'] as const;
 
-export interface ResourceSummary {
-  name: string;
-  api: string;
-  route: string;
-  label: { one: string; many: string };
-  description?: string;
-  icon: string;
-  section: string;
+/** The declaration's own fields (its words and types, one source), the screens' exceptions the route rows read. */
+export interface ResourceSummary extends Pick<ResourceDeclaration, 'name' | 'api' | 'route' | 'label' | 'description' | 'icon' | 'section' | 'singleton'> {
   /** The declaration's codes as declared (a resource's own action codes beside view/add/edit/delete too). */
   privileges: ResourceDeclaration['privileges'] & { readonly [action: string]: unknown };
-  singleton?: true;
   screens?: Pick<Screens, (typeof SUMMARY_SCREENS)[number]>;
 }
 
