@@ -3,7 +3,7 @@
 // and a door is opened briefly from the plan's list; the time slider's jump list, open while live, shows the plan as it
 // stood when the forced door's alarm was raised (issue 50). An operator (monitor rights, no configure rights) sees the plan.
 import { expect, test, type Page } from './fixtures';
-import { pick, shot, signIn, signInTo, go } from './helpers';
+import { pick, shot, signIn, signInTo } from './helpers';
 
 /** A drawing of a floor, made by the browser: four rooms and a corridor. */
 async function planPicture(page: Page): Promise<Buffer> {
@@ -65,7 +65,7 @@ test('a plan with two pinned doors shows their live state; a forced door turns r
   expect(full.doors.map((d: { doorId: number }) => d.doorId)).toEqual([main.id, server.id]);
 
   // the monitor: both pins with their state; a forced door turns red and is counted
-  await go(page, `/monitor/floor-plan?plan=${plan.id}`);
+  await page.goto(`/monitor/floor-plan?plan=${plan.id}`);
   const monitor = page.getByTestId('floor-plan-monitor');
   await expect(monitor.getByTestId('floor-plan-pin')).toHaveCount(2);
   const serverPin = monitor.locator(`[data-testid="floor-plan-pin"][data-door="${server.id}"]`);
@@ -106,6 +106,6 @@ test('an operator sees the plans on the monitor without the configure rights', a
   const monitor = page.getByTestId('floor-plan-monitor');
   await expect(monitor.getByTestId('floor-plan-pin').first()).toBeVisible();
   await expect(monitor.getByText('Edit plan')).toHaveCount(0);
-  await go(page, '/configure/floor-plan');
+  await page.goto('/configure/floor-plan');
   await expect(page.getByTestId('forbidden')).toBeVisible();
 });
