@@ -230,7 +230,7 @@ checkModule(
 checkModule(
   'reading',
   reading,
-  { output: null, error: null, waiting: false, owed: false },
+  { output: null, error: null, waiting: false, owed: false, stale: false },
   {
     machine: {
       'busy exactly while a read is on its way': {
@@ -244,10 +244,11 @@ checkModule(
     },
     loading: { 'a read is on its way': { base: { ch: ['read'], t: ['busy'] }, breaks: [['no read', { ch: [] }]] } },
     ready: {
-      'the answer is in: nothing owed, no error': {
+      'the answer is in: nothing owed, nothing stale, no error': {
         base: { c: { output: { n: 1 } } },
         breaks: [
           ['a read owed', { c: { owed: true } }],
+          ['a reload left over', { c: { stale: true } }],
           ['an error', { c: { error: 'Could not load it.' } }],
         ],
       },
@@ -260,6 +261,7 @@ checkModule(
           ['an empty error', { c: { error: '' } }],
           ['a blank error', { c: { error: '  ' } }],
           ['a read owed', { c: { owed: true } }],
+          ['a reload left over', { c: { stale: true } }],
         ],
       },
     },
