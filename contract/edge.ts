@@ -333,6 +333,15 @@ export const EdgeFoundReader = object({
   lineBaud: optional(int32(0)),
 });
 export type EdgeFoundReader = Infer<typeof EdgeFoundReader>;
+/** A sentence's values as an edge sends them over its link (its answers): SentenceValues bounded as every other field
+ *  of the link is (text without control characters or lone surrogates, whole numbers, 32 values at most), since the
+ *  link's frames are not read by the HTTP body parser that refuses such text everywhere (hostileUplink.test.ts). */
+export const EdgeSentenceValues = refine(
+  record(safeText(80), union([safeText(500), safeInteger()])),
+  'values',
+  (v) => Object.keys(v).length <= 32 || 'must hold at most 32 values',
+);
+
 /** The edge's answer to a command: done (ok) or refused (`message` says why); a door's with the journal number of the
  *  event it recorded (0: none) and the strike's state after it. */
 export const EdgeCommandResult = object({
@@ -343,7 +352,7 @@ export const EdgeCommandResult = object({
    *  operator's language) */
   message: safeText(500),
   code: optional(SentenceKey),
-  values: optional(SentenceValues),
+  values: optional(EdgeSentenceValues),
   seq: safeInteger(0),
   state: optional(enums(['locked', 'unlocked', 'unlocked-briefly'])),
   /** a scan's answer: the readers that said who they are */

@@ -35,6 +35,9 @@ const PLAUSIBLE: unknown[] = [
   'active',
   'lock',
   TINY_PNG,
+  // a sentence's key and its values (an edge's answer, issue 48: contract SentenceKey, SentenceValues)
+  'edge.sample',
+  {},
 ];
 
 type AnyStruct = Struct<any, any>;
