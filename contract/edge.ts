@@ -370,10 +370,7 @@ export const edgeAnswer = (id: string, ok: boolean, said: Sentence, more: Partia
   seq: 0,
   ...more,
 });
-/** What an edge's answer says, as the server passes it on: its sentence when it carries its key, else its English
- *  (an edge older than its keys). */
-export const edgeAnswerSaid = (r: Pick<EdgeCommandResult, 'message' | 'code' | 'values'>): string | Sentence =>
-  r.code ? { message: r.message, code: r.code, values: r.values ?? {} } : r.message;
+
 /** The secure channel of an OSDP reader as the Hardware screens show it. */
 export const OSDP_CHANNEL_STATES = ['secure', 'paired', 'pairing', 'clear', 'refused'] as const;
 /** An OSDP reader on the controller's bus, as the edge last saw it (identity from PDID, capabilities from PDCAP). */

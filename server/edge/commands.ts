@@ -8,10 +8,11 @@
 // the edge refuses a door that is not in its snapshot. A lockdown or threat level is recorded on the server whatever
 // its doors' edges are: each door it could not reach is named in its answer (commandEach), and the edge gets the mode
 // with its snapshot when it reconnects, where it locks the strike itself (edge/doorIo.ts).
-import { EDGE_COMMAND_TIMEOUT_MS, edgeAnswerSaid, fill, type DoorCommand, type EdgeDoorCommand, type DoorUnreached, type Event } from '../../contract';
+import { EDGE_COMMAND_TIMEOUT_MS, fill, type DoorCommand, type EdgeDoorCommand, type DoorUnreached, type Event } from '../../contract';
 import type { Db } from '../db/db';
 import { edgeControllerOfDoor } from '../db/queries/edgeKeys';
 import { HardwareError, type Actor, type HardwarePort } from '../doors/port';
+import { saidOf } from '../http/kit';
 import type { EdgeHub } from './hub';
 import type { EdgeIngest } from './ingest';
 
@@ -66,7 +67,7 @@ export function routeDoorCommands(port: HardwarePort, deps: { db: Db; hub: EdgeH
       );
     const r = await deps.hub.command(edge.controllerId, { type: 'door', doorId, command: cmd, actor: edgeActor(actor), force: !!opts.force }, edge.name);
     // the edge's refusal as it said it (a door's refusal names the door, as the server's own doors do)
-    if (!r.ok) throw new HardwareError(409, r.code ? edgeAnswerSaid(r) : r.message.startsWith(edge.name) ? r.message : `${edge.name} ${r.message}`);
+    if (!r.ok) throw new HardwareError(409, r.code ? saidOf(r) : r.message.startsWith(edge.name) ? r.message : `${edge.name} ${r.message}`);
     const event = await deps.ingest.stored(edge.controllerId, r.seq, EDGE_COMMAND_TIMEOUT_MS);
     if (!event)
       throw new HardwareError(

@@ -24,7 +24,6 @@ import {
   controllersResource,
   type EdgeReaderStatus,
   type Sentence,
-  edgeAnswerSaid,
   saidAsMessage,
 } from '../../contract';
 import type { RouteDoc } from '../openapi/declared';
@@ -171,7 +170,7 @@ export function edgeReaderRoutes(app: FastifyInstance, { db, hub, publish }: { d
         };
         try {
           const r = await hub.command(Number(c.id), scan, c.name, wide ? OSDP_WIDE_SCAN_MS + 10_000 : undefined);
-          return { c, ok: r.ok, ...keyed(edgeAnswerSaid(r)), found: r.found ?? [] };
+          return { c, ok: r.ok, ...keyed(saidOf(r)), found: r.found ?? [] };
         } catch (e) {
           return { c, ok: false, ...keyed(e instanceof Error ? saidOf(e) : String(e)), found: [] };
         }
@@ -206,7 +205,7 @@ export function edgeReaderRoutes(app: FastifyInstance, { db, hub, publish }: { d
       if (e instanceof HardwareError) throw new HttpError(e.status, saidOf(e));
       throw e;
     }
-    if (!result.ok) throw new HttpError(409, edgeAnswerSaid(result));
+    if (!result.ok) throw new HttpError(409, saidOf(result));
     await audit(db, req, {
       clientId,
       action: 're-pair',
@@ -240,7 +239,7 @@ export function edgeReaderRoutes(app: FastifyInstance, { db, hub, publish }: { d
       if (e instanceof HardwareError) throw new HttpError(e.status, saidOf(e));
       throw e;
     }
-    if (!result.ok) throw new HttpError(409, edgeAnswerSaid(result));
+    if (!result.ok) throw new HttpError(409, saidOf(result));
     const before = { address: Number(reader.address), baud: reader.baud };
     await moveCardReader(db, reader.id, to);
     await audit(db, req, { clientId, action: 'comset', entity: 'cardReader', entityId: reader.id, before, after: { address: to, baud } });
