@@ -91,10 +91,8 @@ const MOMENT_MOVES = {
     { guard: 'pickedNow', target: '#floorPlanTime.live', actions: 'forgetPast' },
     { target: 'loading', reenter: true, actions: 'pick' },
   ],
-  'alarm.jump': [
-    { guard: 'pickedNow', target: '#floorPlanTime.live', actions: 'forgetPast' },
-    { target: 'loading', reenter: true, actions: 'pick' },
-  ],
+  // an alarm's moment is shown however recent it is: the plan as it stood then, not the live one that moved on since
+  'alarm.jump': { target: 'loading', reenter: true, actions: 'pick' },
   'moment.moved': { target: 'loading', reenter: true },
 } as const;
 
@@ -131,8 +129,8 @@ export const floorPlanTimeMachine = setup({
     }),
   },
   guards: {
-    /** §issue 50: a moment that is now is the live plan, not a past one */
-    pickedNow: ({ context, event }) => 'at' in event && 'now' in event && event.at >= Math.max(context.now, event.now) - LIVE_WITHIN_MS,
+    /** §issue 50: a moment picked at now is the live plan, not a past one (an alarm's moment is always shown) */
+    pickedNow: ({ context, event }) => event.type === 'time.pick' && event.at >= Math.max(context.now, event.now) - LIVE_WITHIN_MS,
     /** the next step reaches now: the play-back ends live */
     caughtUp: ({ context }) => context.at === null || context.at + context.speed * FLOOR_PLAN_PLAY_STEP_MS >= context.now + FLOOR_PLAN_PLAY_STEP_MS,
     hasPlan: ({ context }) => context.planId !== null,
@@ -173,7 +171,8 @@ export const floorPlanTimeMachine = setup({
       meta: { invariants: invariants.live },
       on: {
         'time.pick': [{ guard: 'pickedNow' }, { guard: 'hasPlan', target: 'past', actions: 'pick' }],
-        'alarm.jump': [{ guard: 'pickedNow' }, { guard: 'hasPlan', target: 'past', actions: 'pick' }],
+        // a jump to an alarm shows its moment even when it was raised a moment ago (its door may have closed since)
+        'alarm.jump': { guard: 'hasPlan', target: 'past', actions: 'pick' },
         // another period: its alarms are read again when the list was read already
         'time.window': [
           { guard: 'alarmsRead', target: '.loading', reenter: true, actions: 'spanLive' },
@@ -245,7 +244,7 @@ export const floorPlanTimeMachine = setup({
                 ],
                 'time.pause': 'paused',
                 'time.pick': [{ guard: 'pickedNow', target: '#floorPlanTime.live', actions: 'forgetPast' }, { target: 'paused' }],
-                'alarm.jump': [{ guard: 'pickedNow', target: '#floorPlanTime.live', actions: 'forgetPast' }, { target: 'paused' }],
+                'alarm.jump': 'paused',
                 'time.play': { actions: assign(({ event }) => ({ speed: speedOf(event.speed) })) },
               },
             },

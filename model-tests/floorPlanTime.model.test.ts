@@ -30,6 +30,8 @@ describe('floor plan time slider model', () => {
     { type: 'time.pick', at: N - 2 * 60_000, now: N },
     { type: 'time.pick', at: N, now: N },
     { type: 'alarm.jump', at: N - 30 * 60_000, now: N },
+    // an alarm raised half a second ago (within the "now" of a pick)
+    { type: 'alarm.jump', at: N - 500, now: N },
     { type: 'time.window', ms: HOUR, now: N },
     { type: 'alarms.read', now: N + 60_000 },
     { type: 'time.play', speed: 60, now: N },
@@ -62,7 +64,9 @@ describe('floor plan time slider model', () => {
             ? selectMoment(after) === Math.min(after.context.now, Math.max(after.context.now - before.context.windowMs, event.at))
             : undefined,
         'picking now is the live plan': ({ event, before, after }) =>
-          picked(event) && event.at >= Math.max(before.context.now, event.now) ? !selectInPast(after) : undefined,
+          event.type === 'time.pick' && event.at >= Math.max(before.context.now, event.now) ? !selectInPast(after) : undefined,
+        "an alarm jump with a plan always shows the alarm's moment, however recent": ({ event, before, after }) =>
+          event.type === 'alarm.jump' && before.context.planId !== null ? selectInPast(after) && !selectPlaying(after) : undefined,
         'a play-back step moves the moment on by the speed, or ends live when it reaches now': ({ event, before, after }) =>
           event.type === STEP_EVENT && selectPlaying(before)
             ? selectInPast(after)

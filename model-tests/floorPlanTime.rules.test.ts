@@ -59,12 +59,18 @@ describe('floor plan time slider: the moment picked', () => {
     expect(asked('readAlarms')).toEqual([{ planId: 7, from: iso(N - DAY), to: iso(N) }]);
   });
 
-  it('an alarm jump follows the same rule: now is live, a minute back is that minute', () => {
-    const { actor, s } = slider();
+  it("an alarm jump shows the alarm's moment however recent (its door may have closed since): half a second back is that moment", () => {
+    const { actor, s, asked } = slider();
     actor.send({ type: 'alarm.jump', at: N - 500, now: N });
-    expect(selectInPast(s())).toBe(false);
+    expect(selectInPast(s())).toBe(true);
+    expect(selectMoment(s())).toBe(N - 500);
+    expect(asked('readAt')).toEqual([{ planId: 7, at: iso(N - 500) }]);
     actor.send({ type: 'alarm.jump', at: N - MINUTE, now: N });
     expect(selectMoment(s())).toBe(N - MINUTE);
+    // one raised after the browser's now (the server's clock a little ahead) is shown at now, still in the past view
+    actor.send({ type: 'alarm.jump', at: N + 2 * SECOND, now: N });
+    expect(selectInPast(s())).toBe(true);
+    expect(selectMoment(s())).toBe(N);
   });
 
   it('without a plan (none chosen, or no input at all) a pick or a jump stays live', () => {
@@ -211,7 +217,9 @@ describe('floor plan time slider: play-back', () => {
     actor.send({ type: 'time.pick', at: N - HOUR, now: N });
     actor.send({ type: 'time.play', speed: 1, now: N });
     actor.send({ type: 'alarm.jump', at: N - 10, now: N });
-    expect(selectInPast(s())).toBe(false);
+    expect(selectInPast(s())).toBe(true);
+    expect(selectPlaying(s())).toBe(false);
+    expect(selectMoment(s())).toBe(N - 10);
   });
 });
 
