@@ -46,9 +46,16 @@ const upload = async (body: Buffer) => {
     headers: { authorization: `Bearer ${admin}`, 'content-type': 'application/gzip' },
     body: new Uint8Array(body),
   });
-  const json = (await r.json()) as { violations?: { field: string; message: string }[] };
-  return { status: r.status, fields: (json.violations ?? []).map((v) => v.field), message: json.violations?.[0]?.message ?? '' };
+  const json = (await r.json()) as { violations?: { field: string; message: string; code?: string }[] };
+  return {
+    status: r.status,
+    fields: (json.violations ?? []).map((v) => v.field),
+    message: json.violations?.[0]?.message ?? '',
+    code: json.violations?.[0]?.code,
+  };
 };
+/** A gzip that does not unpack: refused as it streamed, by its key, never opened in a worker to check it. */
+const GZIP_DAMAGED = 'backup.gzipDamaged';
 const serving = async () => (await s.call('GET', API.health)).status === 200 && (await s.call('GET', API.me, { token: admin })).status === 200;
 const kept = () => readdirSync(dir).filter((f) => f.endsWith('.tar.gz') || f.endsWith('.part'));
 
@@ -61,6 +68,8 @@ if (pglite)
         const r = await upload(image.subarray(0, at));
         expect(r.status, `cut at ${at} of ${image.length}`).toBe(400);
         expect(r.fields).toEqual(['file']);
+        // a gzip cut short does not unpack: known bad once it ended, not opened
+        expect(r.code, `cut at ${at} of ${image.length}: ${r.message}`).toBe(GZIP_DAMAGED);
         expect(await serving(), `still serving after the cut at ${at}`).toBe(true);
       }
       expect(kept()).toEqual([]);
@@ -73,22 +82,57 @@ if (pglite)
         for (let i = at; i < Math.min(c.length, at + n); i++) c[i] ^= 0xa5;
         return c;
       };
-      const broken: [string, Buffer][] = [
-        ['gzip: deflate data damaged in the middle', flip(image, Math.floor(image.length / 2))],
-        ['gzip: its trailer (CRC and length) damaged', flip(image, image.length - 8, 8)],
-        ['tar: cut in the middle of a member', gzipSync(tar.subarray(0, Math.floor(tar.length / 3)))],
-        ['tar: a member header in the middle damaged', gzipSync(flip(tar, memberHeaderNear(tar, Math.floor(tar.length / 2)), 512))],
+      // the gzip layer's damage is known as it streams (its key); the tar's only once its database is opened
+      const broken: [string, Buffer, string | undefined][] = [
+        ['gzip: deflate data damaged in the middle', flip(image, Math.floor(image.length / 2)), GZIP_DAMAGED],
+        ['gzip: its trailer (CRC and length) damaged', flip(image, image.length - 8, 8), GZIP_DAMAGED],
+        ['tar: cut in the middle of a member', gzipSync(tar.subarray(0, Math.floor(tar.length / 3)), { level: 1 }), undefined],
+        ['tar: a member header in the middle damaged', gzipSync(flip(tar, memberHeaderNear(tar, Math.floor(tar.length / 2)), 512), { level: 1 }), undefined],
       ];
-      for (const [what, body] of broken) {
+      for (const [what, body, code] of broken) {
         const r = await upload(body);
         expect(r.status, what).toBeGreaterThanOrEqual(400);
         expect(r.status, what).toBeLessThan(500);
         if (r.status === 201) throw new Error(`${what}: kept`);
         expect(r.fields, what).toEqual(['file']);
+        expect(r.code, `${what}: ${r.message}`).toBe(code);
         expect(await serving(), `still serving after ${what}`).toBe(true);
       }
       expect(kept()).toEqual([]);
     }, 240_000);
+
+    it('a gzip whose deflate data does not unpack is refused while it is still being sent (400 on file, its key), nothing kept', async () => {
+      // a real backup's gzip header, then a deflate block of the reserved type (BFINAL 1, BTYPE 11: zlib's "invalid
+      // block type" at its first byte), then filler; 6 MB announced, 256 KB sent, the request never ended by the sender
+      const gzipHeader = image.subarray(0, 10);
+      const sent = Buffer.concat([gzipHeader, Buffer.from([0x07]), Buffer.alloc(256 * 1024 - 11, 0x5a)]);
+      const url = new URL(`${s.base}${API.backups}/upload`);
+      let req: ReturnType<typeof request> | undefined;
+      const answer = await new Promise<{ status: number; body: string }>((resolve, reject) => {
+        req = request(
+          {
+            host: url.hostname,
+            port: url.port,
+            path: url.pathname,
+            method: 'POST',
+            headers: { authorization: `Bearer ${admin}`, 'content-type': 'application/gzip', 'content-length': 6 * 1024 * 1024 },
+          },
+          (res) => {
+            let body = '';
+            res.setEncoding('utf8');
+            res.on('data', (c: string) => (body += c));
+            res.on('end', () => resolve({ status: res.statusCode ?? 0, body }));
+          },
+        );
+        req.on('error', reject);
+        req.write(sent);
+      }).finally(() => req?.destroy());
+      expect(answer.status, answer.body).toBe(400);
+      const violation = (JSON.parse(answer.body) as { violations: { field: string; code?: string }[] }).violations[0];
+      expect(violation).toMatchObject({ field: 'file', code: GZIP_DAMAGED, values: {} });
+      await expect.poll(kept, { timeout: 10_000 }).toEqual([]);
+      expect(await serving()).toBe(true);
+    }, 60_000);
 
     it('cut off mid-body (the connection closed while sending): nothing kept, the server goes on', async () => {
       expect(kept()).toEqual([]);

@@ -487,6 +487,7 @@ export const zhSentences: Record<string, string> = {
   'handover.notShiftEnd': '必须是此客户某个班次的结束时间，且不能晚于现在',
   'backup.tooLarge': '超过了备份允许的大小（{mib} MiB）',
   'backup.fileEmpty': '为空：请选择一个备份文件',
+  'backup.gzipDamaged': '已截断或损坏：无法像 .tar.gz 备份那样解压',
   'iam.issuerNotUrl': '必须是身份提供方的 http:// 或 https:// 颁发者 URL',
   'iam.certificateNotPem': '不是 PEM 证书（-----BEGIN CERTIFICATE-----）或公钥',
   'iam.notGroupRole': '“{part}”不是“组=角色代码”的形式',
