@@ -63,6 +63,26 @@ export default defineConfig(
       ],
     },
   },
+  // The contract builds its schemas with contract/structs.ts (superstruct's own constructors, which also say how they
+  // made each struct): the quick check of the hot paths compiles those into plain predicates (contract/quickCheck.ts).
+  {
+    files: ['contract/**/*.ts'],
+    ignores: ['contract/structs.ts', 'contract/**/*.test.ts'],
+    rules: {
+      '@typescript-eslint/no-restricted-imports': [
+        'error',
+        {
+          paths: [
+            {
+              name: 'superstruct',
+              message: "Import superstruct from contract/structs.ts: it is superstruct's own, and says how each struct was made (contract/quickCheck.ts).",
+              allowTypeImports: true,
+            },
+          ],
+        },
+      ],
+    },
+  },
   {
     files: ['src/**/*.ts', 'src/**/*.tsx'],
     plugins: { 'react-hooks': reactHooks },

@@ -13,7 +13,7 @@
 // acknowledged it; '' for nobody yet) and per hour of the day it was raised (0–23, the client's zone).
 // A click on a figure opens the event report with the alarms behind it: the same filters as URL parameters
 // (alarmFigureQuery), understood by the events list (server/http/alarmHandling.ts alarmFigureFilter).
-import { array, enums, integer, nullable, number, optional, string, type, type Infer } from 'superstruct';
+import { array, enums, integer, nullable, number, optional, string, type, type Infer } from './structs';
 import { beforeFirstDay, beyondFirstDay, calendarDate, dateProblem, problemSaid } from './primitives';
 import type { Violation } from './violation';
 import { AlarmManagementFigures } from './alarmManagement';

@@ -7,7 +7,7 @@
 //  - flood: more than ALARM_FLOOD_COUNT alarms within ALARM_FLOOD_WINDOW_MS for one operator;
 //  - chatter: a source raising more than ALARM_CHATTER_COUNT times within ALARM_CHATTER_WINDOW_MS;
 //  - stale: an alarm still open ALARM_STALE_HOURS after it was raised.
-import { integer, nullable, number, object, optional, string, type, array, type Infer } from 'superstruct';
+import { integer, nullable, number, object, optional, string, type, array, type Infer } from './structs';
 import { idInt, int32, requiredText } from './primitives';
 
 /** Escalation groups in the alarm settings (first, second, third). */

@@ -9,7 +9,7 @@
 // - present otherwise.
 // Worked time, the unpaid break and overtime are the payroll rules of attendanceFigures below: daily attendance, the
 // summaries, Build Timesheet and an amendment of the timesheet all count a day by that one function.
-import { enums, integer, nullable, optional, string, type, array, type Infer } from 'superstruct';
+import { enums, integer, nullable, optional, string, type, array, type Infer } from './structs';
 import { API } from './api';
 import { beforeFirstDay, beyondFirstDay, calendarDate, dateProblem, idInt, problemSaid } from './primitives';
 import type { Violation } from './violation';

@@ -5,7 +5,7 @@
 // as a backup of its own ("before restore"), so a restore can be undone. On PostgreSQL a backup is the database's own
 // dump (pg_dump, custom format) restored with pg_restore, when the server has those tools (else the routes answer 409
 // saying what to install); each backup says which engine it is of (`engine`): one is never restored on the other.
-import { array, boolean, enums, integer, nullable, optional, type, string, type Infer } from 'superstruct';
+import { array, boolean, enums, integer, nullable, optional, type, string, type Infer } from './structs';
 import { MessageKeyed, SentenceKey, SentenceValues, type Sentence } from './messages';
 import { AuditEntry } from './schemas';
 import { RESOURCE_INDEX } from './resources/catalogueIndex';

@@ -2,7 +2,7 @@
 // connector's `{type, version, data}` messages, with the size limits and the user-visible messages.
 // Both sides (console machines, simulators) parse with the same functions, so a message is valid or not
 // in exactly one place.
-import { array, boolean, enums, integer, literal, nullable, object, optional, pattern, size, string, union, type Infer, type Struct } from 'superstruct';
+import { array, boolean, enums, integer, literal, nullable, object, optional, pattern, size, string, union, type Infer, type Struct } from './structs';
 import { CONNECTOR_VERSION } from './constants';
 import { CardReaderMessage, FilePayload, validate, type Violation } from './schemas';
 

@@ -21,7 +21,7 @@ import {
   union,
   type Infer,
   type Struct,
-} from 'superstruct';
+} from './structs';
 import { DECISION_REASONS, type DecisionStep } from './decision';
 import { SentenceKey, SentenceValues, type Sentence } from './messages';
 import { DOOR_COMMANDS } from './monitor';
@@ -459,16 +459,3 @@ export const EdgeEventPart = object({
   ),
 });
 export type EdgeEventPart = Infer<typeof EdgeEventPart>;
-
-/** SentenceValues (`record(string(), union([string(), number()]))`) as superstruct takes it, as a predicate: every
- *  enumerable key's value text or a number that is not NaN (a sentence's values, a resync's every message has some). */
-export function sentenceValuesCheck(v: unknown): boolean {
-  // (an array is not a record to superstruct: `messageValues: []` was taken here and refused by it, found by
-  // edgeDevice.test.ts's property one run in three)
-  if (typeof v !== 'object' || v === null || Array.isArray(v)) return false;
-  for (const k in v) {
-    const x = (v as Record<string, unknown>)[k];
-    if (typeof x !== 'string' && (typeof x !== 'number' || Number.isNaN(x))) return false;
-  }
-  return true;
-}

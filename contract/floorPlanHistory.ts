@@ -3,7 +3,7 @@
 // the audited edits and lockdowns left it at T), the alarms open at T, the threat level in force at T and who was in
 // which access zone at T (the last granted swipe of each person up to T, as anti-passback keeps it live).
 // Each part is answered only to holders of the privilege of the live screen that shows it; otherwise it is null.
-import { array, boolean, enums, integer, nullable, object, optional, string, type Infer } from 'superstruct';
+import { array, boolean, enums, integer, nullable, object, optional, string, type Infer } from './structs';
 import { SentenceKey, SentenceValues, fill } from './messages';
 import { isoInstant, type Problem } from './primitives';
 

@@ -14,7 +14,7 @@
 // read (`asOf`): what the incoming operator takes over. An acknowledgement keeps the digest as it was acknowledged.
 // Division scope as the alarms: events, doors and controllers of the operator's divisions (and of none).
 // Codes: 0.2.6.0 view the handover, 0.2.6.1 acknowledge it (with a note for the next shift), 0.2.6.2 shift settings.
-import { array, boolean, integer, nullable, object, optional, string, type, type Infer } from 'superstruct';
+import { array, boolean, integer, nullable, object, optional, string, type, type Infer } from './structs';
 import { isoInstant, safeText } from './primitives';
 
 export const HANDOVER_API = '/event/handover';

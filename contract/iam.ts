@@ -1,6 +1,6 @@
 // IAM mode (issue 49): what the sign-in page is told of the identity providers, and the ticket the console exchanges
 // for its session when a provider has signed the operator in (server/auth/iam, machines/session.ts).
-import { array, enums, nullable, object, optional, pattern, size, string, type as shape, type Infer } from 'superstruct';
+import { array, enums, nullable, object, optional, pattern, size, string, type as shape, type Infer } from './structs';
 import { LoginResponse } from './schemas';
 
 export const IAM_KINDS = ['oidc', 'saml'] as const;

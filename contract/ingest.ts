@@ -1,7 +1,7 @@
 // The device interface (issue 13): controllers, or a hardware simulator run as its own process, send their events in
 // batches to one REST endpoint. Each message is checked on its own: the bad ones are refused with a reason, the good
 // ones of the same batch are kept. Messages of one batch are persisted in the order sent (the order per source).
-import { array, enums, nullable, object, optional, size, type Infer } from 'superstruct';
+import { array, enums, nullable, object, optional, size, type Infer } from './structs';
 import { idInt, requiredText } from './primitives';
 import { EVENT_CODES } from './monitor';
 import { EdgeEventPart } from './edge';

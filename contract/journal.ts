@@ -1,7 +1,7 @@
 // The event journal as NDJSON (ARCHITECTURE.md, issue 4): one header line, then one line per event an actor of the
 // system received, with the state it resulted in. The console writes it, `npm run replay` and the replay screen
 // read it; both validate it with parseJournal() so a bad file is rejected the same way everywhere.
-import { boolean, integer, literal, nullable, object, optional, string, type Infer } from 'superstruct';
+import { boolean, integer, literal, nullable, object, optional, string, type Infer } from './structs';
 import { APP_VERSION, SESSION_REPLAY_RATE } from './constants';
 import { Page, validate, type Violation } from './schemas';
 import { fill, type Sentence } from './messages';

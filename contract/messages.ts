@@ -5,7 +5,7 @@
 //
 // The key scheme is the catalogue's (src/i18n/catalogue.ts: `resource.<name>.field.<field>`): dot-separated
 // camelCase words, the area first, then what is said: `record.notFound`, `door.alreadyLocked`, `event.doorCommand`.
-import { array, integer, number, object, optional, pattern, record, string, union, type Infer } from 'superstruct';
+import { array, integer, number, object, optional, pattern, record, string, union, type Infer } from './structs';
 
 /** A key of a server sentence: dot-separated camelCase words, at least two (`access.notInside`). */
 export const SENTENCE_KEY = /^[a-z][A-Za-z0-9]*(\.[a-z][A-Za-z0-9]*)+$/;

@@ -1,7 +1,7 @@
 // Issue 49: multi-factor sign-in (docs/MFA.md). The second step of a sign-in, enrolment and removal of the factors,
 // and what the console is told about them. The server validates every request with these schemas; the console
 // validates every answer with them.
-import { array, boolean, enums, literal, nullable, number, object, optional, string, type, union, type Infer } from 'superstruct';
+import { array, boolean, enums, literal, nullable, number, object, optional, string, type, union, type Infer } from './structs';
 import { requiredText } from './primitives';
 import { LoginResponse } from './schemas';
 

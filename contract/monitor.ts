@@ -2,7 +2,7 @@
 // bodies of the monitor: alarm commands and history, event history, door commands, the test-only simulate hook.
 // Event points are strings with a kind prefix (`door-3`, `reader-3`, `input-3`, `output-3`, `iface-1`,
 // `ctrl-1`) so ids of different tables never collide on one point.
-import { array, boolean, enums, integer, literal, nullable, object, optional, size, string, type, type Infer } from 'superstruct';
+import { array, boolean, enums, integer, literal, nullable, object, optional, size, string, type, type Infer } from './structs';
 import { Event, STATUS_CODES } from './realtime';
 import { idInt, int32, requiredText } from './primitives';
 import { SentenceKey } from './messages';

@@ -3,7 +3,7 @@
 // capabilities from PDCAP, tamper, power, counters; never a key), each with the card reader of this controller at its bus
 // address (the record the Re-pair action acts on), as server/edge/readerRoutes.ts answers it. A change is pushed, not
 // polled: `/osdp-readers` (contract/realtime.ts OsdpReadersNotice) tells open pages to read again.
-import { array, boolean, enums, integer, nullable, object, optional, size, string, type, type Infer } from 'superstruct';
+import { array, boolean, enums, integer, nullable, object, optional, size, string, type, type Infer } from './structs';
 import { EdgeFoundReader, EdgeReaderStatus, OSDP_BAUD_RATES } from './edge';
 import { MessageKeyed } from './messages';
 

@@ -1,7 +1,7 @@
 // The identities' and visitors' schemas, derived from their declarations (contract/resources/identities.ts,
 // visitors.ts). Issue 48: a module of their own, so the console's start, which reads none of them, does not load those
 // declarations through contract/schemas.ts (the barrel names this module too: every import of them is unchanged).
-import type { Infer } from 'superstruct';
+import type { Infer } from './structs';
 import { identitiesResource, inputSchema, listQuerySchema, rowSchema, visitorsResource } from './resources';
 
 export const IdentityInput = inputSchema(identitiesResource);

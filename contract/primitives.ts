@@ -1,8 +1,8 @@
 // The bounded building blocks every contract schema is made of (issue 13): each refuses what would break a
 // column, a later request or a screen, with a message a person can read in a form or a `violations` entry.
 // The server validates with them and the console's forms show the same rule.
-import { Struct, coerce, define, string, type, type Infer } from 'superstruct';
-import { registerLeaf } from './quickCheck';
+import { Struct, coerce, define, string, type, type Infer } from './structs';
+import { registerLeaf, registerMade } from './quickCheck';
 import { fill, type Sentence } from './messages';
 
 /** Why a value is refused: a fixed sentence, or one said with values (its key and values beside its English,
@@ -104,8 +104,9 @@ export interface NumberBounds {
 /** A leaf struct named `type` whose `schema` is its bounds (read by the hostile-input test), checked by `problem`. */
 function bounded<T, B extends object>(type: string, bounds: B, problem: (v: unknown) => Problem | undefined): Struct<T, B> {
   // the hot paths' quick check asks `problem` itself (quickCheck.ts)
-  registerLeaf(bounds, (v) => problem(v) === undefined);
-  return new Struct<T, B>({ type, schema: bounds, validator: (v) => problem(v) ?? true });
+  const test = (v: unknown) => problem(v) === undefined;
+  registerLeaf(bounds, test);
+  return registerMade(new Struct<T, B>({ type, schema: bounds, validator: (v) => problem(v) ?? true }), { kind: 'test', test });
 }
 
 /** Text of at most `max` characters, without NUL or other control characters (\t \n \r allowed) or lone surrogates. */

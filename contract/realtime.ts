@@ -1,23 +1,7 @@
 // Real-time channels (§7): STOMP 1.2 over SockJS, one endpoint per service. The destinations, the SockJS
 // prefixes, the hardware status codes (§4) and a schema for every message body, shared by the broker
 // (server/realtime) and the socket machine (machines/socket.ts), which validates each body at the edge.
-import {
-  array,
-  assign,
-  boolean,
-  define,
-  defaulted,
-  enums,
-  integer,
-  nullable,
-  number,
-  optional,
-  string,
-  type,
-  union,
-  type Infer,
-  type Struct,
-} from 'superstruct';
+import { array, assign, boolean, define, defaulted, enums, integer, nullable, number, optional, string, type, union, type Infer, type Struct } from './structs';
 import { SentenceKey, SentenceValues } from './messages';
 
 // ---------- services and destinations ----------

@@ -19,7 +19,7 @@ import {
   type Struct,
   StructError,
   assert as ssAssert,
-} from 'superstruct';
+} from './structs';
 import { DISPLAY_LOCALES } from './format';
 import { FIXED_SAID, boundedJson, boundedList, emailAddress, idInt, isIanaZone, int32, requiredText, safeText } from './primitives';
 import { fill, type Sentence } from './messages';

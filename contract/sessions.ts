@@ -1,6 +1,6 @@
 // Operator and service-account sessions (issue 4, Monitor [0.2.4.x], [0.2.5.x]): who is signed in, from where,
 // since when; ending one kills its token at once. The list rows, the list query and the end request.
-import { assign, boolean, enums, integer, nullable, object, optional, refine, string, type, type Infer } from 'superstruct';
+import { assign, boolean, enums, integer, nullable, object, optional, refine, string, type, type Infer } from './structs';
 import { ListQuery } from './schemas';
 import { boundedList, idInt } from './primitives';
 

@@ -1,6 +1,6 @@
 // Access zones [0.4.2.x] (issue 12): areas entered and left through doors (a door's entry and exit zone), with
 // anti-passback: off, soft (let through and raise an alarm) or hard (deny), forgiven after some minutes.
-import { array, integer, object, string, type, type Infer } from 'superstruct';
+import { array, integer, object, string, type, type Infer } from '../structs';
 import { idInt } from '../primitives';
 import { PRIV } from '../privileges';
 import { choice, defineResource, number, text } from './define';

@@ -1,7 +1,7 @@
 // Everything derived from a declaration, never written again by hand: the input, row and list-query schemas
 // (sort and filter allow-lists are enums, so a column is sortable exactly where the server sorts it), the REST
 // paths, the shared rules, the console's route rows.
-import { assign, boolean, defaulted, define, enums, integer, nullable, object, optional, string, type, type Struct } from 'superstruct';
+import { assign, boolean, defaulted, define, enums, integer, nullable, object, optional, string, type, type Struct } from '../structs';
 import {
   beforeToday,
   beyondToday,

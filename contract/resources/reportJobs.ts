@@ -9,7 +9,7 @@
 // delivery: signed, retried, in the hook's history), and always kept for download for `keepDays`. Every run is in
 // the job's history (`GET …/:id/runs`: when, rows, size, delivered to whom or why it failed); a failed run is retried
 // with `POST …/:id/runs/:runId/retry`. One run per due time, however many servers share the database.
-import { array, boolean, integer, nullable, object, optional, string, validate, type Infer } from 'superstruct';
+import { array, boolean, integer, nullable, object, optional, string, validate, type Infer } from '../structs';
 import { API } from '../api';
 import { fill, type Sentence } from '../messages';
 import { emailAddress } from '../primitives';

@@ -47,7 +47,7 @@ export const rolesResource = defineResource({
 });
 
 // ---------- assigning privileges, the privileges screen, operators and operator settings ----------
-import { array, defaulted, nullable, object, optional, size } from 'superstruct';
+import { array, defaulted, nullable, object, optional, size } from '../structs';
 import { fill } from '../messages';
 import { emailAddress, idInt, int32, requiredText, tooShortText, type Problem } from '../primitives';
 

@@ -1,6 +1,6 @@
 // An `extensible` resource's user-defined fields (its `udf` object): the wire shape, a tenant's field as declared, and
 // the values checked against the fields, for the form and the server alike (moved from ./derive.ts, which re-exports it).
-import { define } from 'superstruct';
+import { define } from '../structs';
 import { FIXED_SAID, tooLongText } from '../primitives';
 import { fill } from '../messages';
 import type { Violation } from '../violation';

@@ -2,7 +2,7 @@
 // cards and QR codes lent to visitors [1.2.x], and the kinds of visit [1.3.x]. The spec names no fields; these are
 // what a front desk keeps about each. None has a delete code: a row no longer used is switched off ("In use"), so
 // the visits that named it keep their history.
-import { enums, integer, object, string, type, type Infer } from 'superstruct';
+import { enums, integer, object, string, type, type Infer } from '../structs';
 import { API } from '../api';
 import { PRIV } from '../privileges';
 import { int32, safeText } from '../primitives';

@@ -3,7 +3,7 @@
 // `X-Gatehouse-Signature: sha256=<hex HMAC-SHA256 of "<timestamp>.<body>">`. Deliveries come from a durable outbox and
 // are retried with exponential backoff; every attempt is kept (the histories screen, `GET …/:id/attempts`) and a
 // delivery can be sent again (`POST …/:id/redeliver` {outboxId}). Server: server/webhooks/.
-import { array, boolean, enums, integer, nullable, object, optional, string, type Infer } from 'superstruct';
+import { array, boolean, enums, integer, nullable, object, optional, string, type Infer } from '../structs';
 import { PRIV } from '../privileges';
 import { int32 } from '../primitives';
 import { defineResource, switchField, text } from './define';

@@ -21,8 +21,6 @@ import {
   ownIdentityIds,
 } from '../db/queries/edgeIngest';
 import type { EventInput, Publish } from '../monitor/pipeline';
-// the device message's hand-compiled quick check (a resync's 100,000 messages: the generic walk cost ~6 µs each)
-import '../../contract/edgeDevice';
 
 type Rejected = DeviceBatchResult['rejected'];
 
