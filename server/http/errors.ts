@@ -12,7 +12,34 @@ const FASTIFY_SAID: Record<string, Sentence> = {
   FST_ERR_CTP_INVALID_MEDIA_TYPE: fill('request.unsupportedMediaType', 'Unsupported Media Type', {}),
   FST_ERR_CTP_INVALID_CONTENT_LENGTH: fill('request.lengthMismatch', 'Request body size did not match Content-Length', {}),
   FST_ERR_CTP_EMPTY_JSON_BODY: fill('request.emptyJsonBody', "Body cannot be empty when content-type is set to 'application/json'", {}),
+  // @fastify/compress's refusals of a compressed body (server/http/static.ts)
+  FST_CP_ERR_INVALID_CONTENT: fill('request.notDecompressed', 'Could not decompress the request payload using the provided encoding', {}),
 };
+/** A refusal of fastify's said with what the request sent (its words, as a value: bounded, never the whole header). */
+function fastifySaid(code: string | undefined, req: FastifyRequest): Sentence | undefined {
+  if (code === 'FST_CP_ERR_INVALID_CONTENT_ENCODING')
+    return fill('request.unsupportedEncoding', 'Unsupported Content-Encoding: {encoding}', {
+      encoding: String(req.headers['content-encoding'] ?? '').slice(0, 80),
+    });
+  return code ? FASTIFY_SAID[code] : undefined;
+}
+
+/**
+ * What fastify answers itself, before any route or hook (its `frameworkErrors`): an address that does not decode
+ * (`/doors/%zz`) or a path part longer than a route takes. Said as every other refusal (issue 48: its key, the address
+ * a value), with a violation of the address, instead of fastify's own body without either.
+ */
+export function frameworkErrors(err: FastifyError, req: FastifyRequest, reply: FastifyReply) {
+  const path = (req.raw.url ?? '').slice(0, 200);
+  const [status, said] =
+    err.code === 'FST_ERR_BAD_URL'
+      ? [400, fill('request.badUrl', "'{path}' is not a valid url component", { path })]
+      : err.code === 'FST_ERR_MAX_PARAM_LENGTH'
+        ? [414, fill('request.pathPartTooLong', "'{path}' is exceeding the max param length", { path })]
+        : [500, fill('server.failed', 'Internal Server Error', {})];
+  if (status === 500) req.log.error({ err, url: path }, 'request failed');
+  return reply.code(status).send(errorBody(status, said, status === 500 ? undefined : [{ field: '(url)', ...said }]));
+}
 
 export function errorHandler(db: Db) {
   return (err: FastifyError | Error, req: FastifyRequest, reply: FastifyReply) => {
@@ -41,7 +68,7 @@ export function errorHandler(db: Db) {
     if (e.statusCode && e.statusCode >= 400 && e.statusCode < 500) {
       // fastify's own: body too large, wrong content type, a malformed URL; the usual ones by their key (issue 48), any
       // other in fastify's words
-      const said = (e.code && FASTIFY_SAID[e.code]) || e.message;
+      const said = fastifySaid(e.code, req) ?? e.message;
       return reply.code(e.statusCode).send(errorBody(e.statusCode, said, [{ field: '(body)', ...(typeof said === 'string' ? { message: said } : said) }]));
     }
     req.log.error({ err, route: req.routeOptions.url, method: req.method }, 'request failed');

@@ -65,6 +65,7 @@ const NAMES: Record<number, string> = {
   405: 'Method Not Allowed',
   409: 'Conflict',
   413: 'Payload Too Large',
+  414: 'URI Too Long',
   415: 'Unsupported Media Type',
   423: 'Locked',
   429: 'Too Many Requests',

@@ -218,6 +218,60 @@ describe('the refusals the review named, said in zh-CN by their key', () => {
       zh: '不支持的媒体类型',
     },
     {
+      what: "an address that does not decode (fastify's own, before any route)",
+      ask: async () => {
+        const r = await s.app.inject({ method: 'GET', url: `${API.doors}/%zz` });
+        return { status: r.statusCode, body: r.json() };
+      },
+      status: 400,
+      field: '(url)',
+      code: 'request.badUrl',
+      zh: `“${API.doors}/%zz”不是有效的地址`,
+    },
+    {
+      what: 'a path part longer than a route takes',
+      ask: async () => {
+        const r = await s.app.inject({ method: 'GET', url: `${API.doors}/${'9'.repeat(120)}` });
+        return { status: r.statusCode, body: r.json() };
+      },
+      status: 414,
+      field: '(url)',
+      code: 'request.pathPartTooLong',
+      zh: `“${API.doors}/${'9'.repeat(120)}”中的路径部分过长`,
+    },
+    {
+      what: 'a body in a compression the server does not take',
+      ask: async () => {
+        const r = await s.app.inject({
+          method: 'POST',
+          url: API.login,
+          headers: { 'content-type': 'application/json', 'content-encoding': 'zstd-x' },
+          payload: '{}',
+        });
+        return { status: r.statusCode, body: r.json() };
+      },
+      status: 415,
+      field: '(body)',
+      code: 'request.unsupportedEncoding',
+      zh: '不支持的 Content-Encoding：zstd-x',
+    },
+    {
+      what: 'a gzip body that does not unpack',
+      ask: async () => {
+        const r = await s.app.inject({
+          method: 'POST',
+          url: API.login,
+          headers: { 'content-type': 'application/json', 'content-encoding': 'gzip' },
+          payload: 'not gzip',
+        });
+        return { status: r.statusCode, body: r.json() };
+      },
+      status: 400,
+      field: '(body)',
+      code: 'request.notDecompressed',
+      zh: '无法按所给编码解压请求体',
+    },
+    {
       what: 'a path no route answers',
       ask: () => s.call('GET', '/central/1.0/no-such-route', { token: admin }),
       status: 404,
