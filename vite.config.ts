@@ -1,6 +1,8 @@
 import { defineConfig, runnerImport, type Plugin } from 'vite';
 import react from '@vitejs/plugin-react';
+import { fileURLToPath } from 'node:url';
 import { blueprintIcons, precompress } from './scripts/vitePlugins.ts';
+import { startChunks, startChunksCheck } from './scripts/startChunks.ts';
 
 /** The sign-in page's stylesheet (src/signin/signinCss.ts, PurgeCSS over the console's sheets), made once per
  *  build (and again in the dev server when one of those sheets changes) and offered to src/main.tsx as `virtual:signin.css` (a name ending in .css: Vite's CSS pipeline
@@ -20,6 +22,9 @@ function signInSheet(): Plugin {
   };
 }
 
+const CONTRACT = /[\\/]contract[\\/]/;
+const here = (path: string) => fileURLToPath(new URL(path, import.meta.url));
+
 const target = `http://127.0.0.1:${process.env.PORT ?? 8080}`;
 const proxied = ['/idp', '/event', '/central', '/api', '/MyKad', '/report', '/visitor', '/batch', '/video', '/ws'];
 
@@ -27,7 +32,7 @@ export default defineConfig({
   // the icons the console names go into the bundle (not Blueprint's 300 KB chunk of all of them); the sign-in page's
   // small sheet is picked from the full ones (issue 30); brotli and gzip copies of the build are written once, here,
   // and sent as they are (issue 10)
-  plugins: [react(), blueprintIcons(['src', 'contract']), signInSheet(), precompress()],
+  plugins: [react(), blueprintIcons(['src', 'contract']), signInSheet(), precompress(), startChunksCheck()],
   // sockjs-client reads a Node `global` (TOOLCHAIN.md)
   define: { global: 'globalThis' },
   build: {
@@ -37,7 +42,19 @@ export default defineConfig({
     // module of it that the console's start reaches only through the barrel (contract/index.ts) and whose exports it
     // does not use is left to the chunks that use it: the catalogue's declarations load with the screens, and the start
     // reads their light index (contract/resources/catalogueIndex.ts).
-    rollupOptions: { treeshake: { moduleSideEffects: (id: string) => !/[\\/]contract[\\/]/.test(id) } },
+    rollupOptions: {
+      treeshake: { moduleSideEffects: (id: string) => !CONTRACT.test(id) },
+      // the console's start in a few scripts, not 31 (scripts/startChunks.ts)
+      output: {
+        codeSplitting: startChunks({
+          entry: here('./src/main.tsx'),
+          signIn: here('./src/signin/SignInPage.tsx'),
+          console: [here('./src/app/App.tsx'), here('./src/signin/mountConsole.tsx')],
+          opening: { screen: here('./src/screens/general/DashboardScreen.tsx'), ownFiles: /[\\/]src[\\/]screens[\\/]general[\\/]/ },
+          contract: CONTRACT,
+        }),
+      },
+    },
   },
   server: {
     proxy: Object.fromEntries(proxied.map((p) => [p, { target, ws: true, changeOrigin: true }])),

@@ -3,26 +3,9 @@
 // (merged in src/i18n/zh.ts). The console looks a label up by key and falls back to the declaration's English;
 // src/i18n/i18n.test.ts fails when a resource, field, choice, help or message lacks its zh-CN beside its declaration.
 import { CATALOGUE, labelOf, type AnyField, type Fields, type ResourceDeclaration } from '../../contract';
+import { catKey, resourceBase } from './catalogueKeys';
 
-/** The key prefix of a resource's fields (`child` set: the fields of its owned rows `child`). */
-export const resourceBase = (resource: string, child?: string) => (child ? `resource.${resource}.child.${child}` : `resource.${resource}`);
-export const catKey = {
-  one: (r: string) => `resource.${r}.one`,
-  many: (r: string) => `resource.${r}.many`,
-  description: (r: string) => `resource.${r}.description`,
-  field: (base: string, f: string) => `${base}.field.${f}`,
-  help: (base: string, f: string) => `${base}.help.${f}`,
-  placeholder: (base: string, f: string) => `${base}.placeholder.${f}`,
-  unique: (base: string, f: string) => `${base}.unique.${f}`,
-  rule: (base: string, f: string) => `${base}.rule.${f}`,
-  choice: (base: string, f: string, value: string) => `${base}.choice.${f}.${value}`,
-  item: (r: string, f: string) => `resource.${r}.item.${f}`,
-  formTitle: (r: string, i: number) => `resource.${r}.form.${i}.title`,
-  formDescription: (r: string, i: number) => `resource.${r}.form.${i}.description`,
-  addLabel: (r: string) => `resource.${r}.addLabel`,
-  addTitle: (r: string) => `resource.${r}.addTitle`,
-  scope: (r: string, name: string) => `resource.${r}.scope.${name}`,
-};
+export { catKey, resourceBase };
 
 /** Placeholders with no words (a phone number's shape) read the same in every language. */
 const hasWords = (s: string) => /[A-Za-z]{2,}/.test(s);

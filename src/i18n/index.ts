@@ -17,7 +17,7 @@ import { useSyncExternalStore } from 'react';
 import { formatTimeAgo, timeAgo, type DisplayLocale, type Sentence } from '../../contract';
 import { CATALOGUE_INDEX } from '../../contract/resources/catalogueIndex';
 import { en, zh, type MessageKey } from './common';
-import { catKey } from './catalogue';
+import { catKey } from './catalogueKeys';
 
 export type Locale = DisplayLocale;
 export type { MessageKey };
