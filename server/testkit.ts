@@ -199,10 +199,12 @@ export type TestServer = Awaited<ReturnType<typeof startTestServer>>;
  * statement about records already there, not a change of the request's; `audit_log` itself is compared).
  */
 export async function tablesSnapshot(db: Db): Promise<string> {
-  const { rows: tables } = await db.query<{ table_name: string; has_updated: boolean }>(`select t.table_name,
-      exists (select 1 from information_schema.columns c where c.table_name = t.table_name and c.column_name = 'updated_at') has_updated
-    from information_schema.tables t where t.table_schema = 'public' and t.table_type = 'BASE TABLE'
-      and t.table_name not in ('health_probe', 'audit_heads') order by t.table_name`);
+  // the tables from the catalogue itself, not information_schema's views (the same rows: 5.7 ms against 76 on PGlite, the
+  // hostile-input test takes 185 snapshots)
+  const { rows: tables } = await db.query<{ table_name: string; has_updated: boolean }>(`select c.relname as table_name,
+      exists (select 1 from pg_attribute a where a.attrelid = c.oid and a.attname = 'updated_at' and a.attnum > 0 and not a.attisdropped) has_updated
+    from pg_class c join pg_namespace n on n.oid = c.relnamespace
+    where n.nspname = 'public' and c.relkind in ('r', 'p') and c.relname not in ('health_probe', 'audit_heads') order by c.relname`);
   const parts = tables.map((t) => `select '${t.table_name}' t, count(*)::text n, ${t.has_updated ? 'max(updated_at)::text' : "''"} u from "${t.table_name}"`);
   // ordered: PostgreSQL may answer the branches of a union in any order (a parallel append did, once in CI)
   const { rows } = await db.query(`select * from (${parts.join(' union all ')}) counted order by t`);
