@@ -1,7 +1,7 @@
 import { defineConfig, runnerImport, type Plugin } from 'vite';
 import react from '@vitejs/plugin-react';
 import { fileURLToPath } from 'node:url';
-import { blueprintIcons, precompress } from './scripts/vitePlugins.ts';
+import { axiosXhrOnly, blueprintIcons, precompress } from './scripts/vitePlugins.ts';
 import { startChunks, startChunksCheck } from './scripts/startChunks.ts';
 
 /** The sign-in page's stylesheet (src/signin/signinCss.ts, PurgeCSS over the console's sheets), made once per
@@ -32,7 +32,7 @@ export default defineConfig({
   // the icons the console names go into the bundle (not Blueprint's 300 KB chunk of all of them); the sign-in page's
   // small sheet is picked from the full ones (issue 30); brotli and gzip copies of the build are written once, here,
   // and sent as they are (issue 10)
-  plugins: [react(), blueprintIcons(['src', 'contract']), signInSheet(), precompress(), startChunksCheck()],
+  plugins: [react(), blueprintIcons(['src', 'contract']), axiosXhrOnly(), signInSheet(), precompress(), startChunksCheck()],
   // sockjs-client reads a Node `global` (TOOLCHAIN.md)
   define: { global: 'globalThis' },
   build: {

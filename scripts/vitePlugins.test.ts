@@ -5,7 +5,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { pathToFileURL } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { ROUTES, SECTIONS } from '../src/app/routeTable';
-import { blueprintIconNames, ICON_NAMES_MODULE, iconNamesIn, iconNamesModule, usedIconNames } from './vitePlugins';
+import { axiosXhrOnly, blueprintIconNames, ICON_NAMES_MODULE, iconNamesIn, iconNamesModule, usedIconNames } from './vitePlugins';
 
 const known = blueprintIconNames();
 
@@ -51,5 +51,18 @@ describe("the small stand-in for Blueprint's iconNames module", () => {
     expect(ICON_NAMES_MODULE.test('/x/node_modules/@blueprintjs/icons/lib/esm/iconNames.js')).toBe(true);
     expect(ICON_NAMES_MODULE.test('/x/node_modules/@blueprintjs/icons/lib/esm/iconLoader.js')).toBe(false);
     expect(ICON_NAMES_MODULE.test('/x/node_modules/@blueprintjs/icons/lib/cjs/iconNames.js')).toBe(false);
+  });
+});
+
+describe('axios without its fetch adapter', () => {
+  const plugin = axiosXhrOnly();
+  const resolve = plugin.resolveId as (source: string, importer?: string) => string | null;
+  const load = plugin.load as (id: string) => string | null;
+  it("replaces only the adapters registry's fetch.js, by a module saying fetch is not supported", () => {
+    const id = resolve('./fetch.js', '/app/node_modules/axios/lib/adapters/adapters.js');
+    expect(id).toBeTruthy();
+    expect(load(id!)).toContain('getFetch = () => false');
+    expect(resolve('./fetch.js', '/app/src/api/stream.ts')).toBeNull();
+    expect(resolve('./xhr.js', '/app/node_modules/axios/lib/adapters/adapters.js')).toBeNull();
   });
 });

@@ -6,6 +6,9 @@
 //     route table passes them positionally), and offers exactly those paths as `virtual:blueprint-icons` (16 px) and
 //     `virtual:blueprint-icons/20` (20 px, loaded later); src/app/icons.ts hands the 16 px ones to Blueprint before the first render. A name the scan cannot see (built at run time) still works:
 //     it falls back to Blueprint's own per-size chunk.
+//   axiosXhrOnly(): the console's axios answers through XMLHttpRequest, its default adapter in a browser (['xhr',
+//     'http', 'fetch']: the first one the browser has); its fetch adapter (3 KB compressed, a stream and progress
+//     layer over fetch) is never reached, and the build leaves it out (issue 48).
 //   precompress(): writes a brotli (quality 11, the smallest) and a gzip (level 9) copy beside every compressible file of the
 //     build, which the server sends as they are (server/http/static.ts), so no request pays for compression.
 import { readdirSync, readFileSync, statSync } from 'node:fs';
@@ -120,6 +123,19 @@ export function blueprintIcons(roots: string[]): Plugin {
       const entries = names.map((n, i) => `  ${JSON.stringify(n)}: i${i},`);
       return `${imports.join('\n')}\nexport const ICON_PATHS = {\n${entries.join('\n')}\n};\n`;
     },
+  };
+}
+
+const AXIOS_ADAPTERS = /[\\/]node_modules[\\/]axios[\\/]lib[\\/]adapters[\\/]adapters\.js$/;
+const NO_FETCH_ADAPTER = '\0gatehouse:axios-no-fetch';
+/** axios's registry of adapters without its fetch adapter: asked for by name, `fetch` says it is not supported here. */
+export function axiosXhrOnly(): Plugin {
+  return {
+    name: 'gatehouse:axios-xhr-only',
+    apply: 'build',
+    enforce: 'pre', // before Vite's own resolver finds the real file
+    resolveId: (source, importer) => (source === './fetch.js' && importer && AXIOS_ADAPTERS.test(importer) ? NO_FETCH_ADAPTER : null),
+    load: (id) => (id === NO_FETCH_ADAPTER ? 'export const getFetch = () => false;\nexport default false;\n' : null),
   };
 }
 
