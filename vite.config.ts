@@ -24,6 +24,9 @@ function signInSheet(): Plugin {
 
 const CONTRACT = /[\\/]contract[\\/]/;
 const here = (path: string) => fileURLToPath(new URL(path, import.meta.url));
+/** What the console's start evaluates: its code and the dashboard, the screen most operators open on (their icons, and
+ *  the sign-in page's, come with the console: scripts/vitePlugins.ts blueprintIcons). */
+const START = ['./src/app/App.tsx', './src/signin/mountConsole.tsx', './src/screens/general/DashboardScreen.tsx'];
 
 const target = `http://127.0.0.1:${process.env.PORT ?? 8080}`;
 const proxied = ['/idp', '/event', '/central', '/api', '/MyKad', '/report', '/visitor', '/batch', '/video', '/ws'];
@@ -32,7 +35,14 @@ export default defineConfig({
   // the icons the console names go into the bundle (not Blueprint's 300 KB chunk of all of them); the sign-in page's
   // small sheet is picked from the full ones (issue 30); brotli and gzip copies of the build are written once, here,
   // and sent as they are (issue 10)
-  plugins: [react(), blueprintIcons(['src', 'contract']), axiosXhrOnly(), signInSheet(), precompress(), startChunksCheck()],
+  plugins: [
+    react(),
+    blueprintIcons(['src', 'contract'], [...START, './src/signin/SignInPage.tsx'].map(here)),
+    axiosXhrOnly(),
+    signInSheet(),
+    precompress(),
+    startChunksCheck(),
+  ],
   // sockjs-client reads a Node `global` (TOOLCHAIN.md)
   define: { global: 'globalThis' },
   build: {

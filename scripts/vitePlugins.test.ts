@@ -1,11 +1,11 @@
 // The icon scan behind `virtual:blueprint-icons`: what it finds is bundled and drawn at once; what it misses is
 // drawn with the icon font until Blueprint's 300 KB chunk of every icon arrives, so it must see every form the
 // console names icons in, the route table's data included.
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { pathToFileURL } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { ROUTES, SECTIONS } from '../src/app/routeTable';
-import { axiosXhrOnly, blueprintIconNames, ICON_NAMES_MODULE, iconNamesIn, iconNamesModule, usedIconNames } from './vitePlugins';
+import { axiosXhrOnly, blueprintIconNames, ICON_NAMES_MODULE, iconNamesIn, iconNamesModule, startIconNames, usedIconNames } from './vitePlugins';
 
 const known = blueprintIconNames();
 
@@ -29,6 +29,16 @@ describe('the icon scan', () => {
     expect(named.length).toBeGreaterThan(20);
     expect(named.filter((n) => known.has(n) && !used.has(n))).toEqual([]);
     expect(named.filter((n) => !known.has(n))).toEqual([]); // a typo would be drawn as nothing
+  });
+
+  it("gives the start's 16 px icons as the shell's and the dashboard's: every sidebar icon, none named only by another screen", () => {
+    const start = new Set(startIconNames(['src/app/App.tsx', 'src/signin/mountConsole.tsx', 'src/screens/general/DashboardScreen.tsx']));
+    const named = [...SECTIONS.map((s) => s.icon), ...ROUTES.flatMap((r) => (r.icon ? [r.icon] : []))];
+    expect(named.filter((n) => known.has(n) && !start.has(n))).toEqual([]);
+    // the floor plan monitor's own icons are not the start's
+    const floorPlan = new Set(iconNamesIn(readFileSync('src/screens/monitor/FloorPlanScreen.tsx', 'utf8'), known));
+    expect([...floorPlan].filter((n) => !start.has(n)).length).toBeGreaterThan(0);
+    expect(start.size).toBeLessThan(usedIconNames(['src', 'contract']).length);
   });
 });
 

@@ -11,7 +11,7 @@
 //     layer over fetch) is never reached, and the build leaves it out (issue 48).
 //   precompress(): writes a brotli (quality 11, the smallest) and a gzip (level 9) copy beside every compressible file of the
 //     build, which the server sends as they are (server/http/static.ts), so no request pays for compression.
-import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { writeFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { dirname, join, resolve } from 'node:path';
@@ -56,8 +56,9 @@ function sourceFiles(dir: string): string[] {
 }
 
 /** Files that give icon names as plain data (`crud(…, 'th-list', …)`): every quoted icon name in them counts (the route
- *  table and its rows, one file per sidebar section under src/app/routes/). */
-export const ICON_DATA_FILES = ['src/app/routeTable.ts', ...sourceFiles('src/app/routes')];
+ *  table and its rows, one file per sidebar section under src/app/routes/, and the catalogue's light index, generated
+ *  with quoted keys, which the sidebar's resource rows read). */
+export const ICON_DATA_FILES = ['src/app/routeTable.ts', ...sourceFiles('src/app/routes'), 'contract/resources/catalogueIndex.ts'];
 
 /** The icon names used under these folders, sorted. */
 export function usedIconNames(roots: string[], dataFiles = ICON_DATA_FILES): string[] {
@@ -105,23 +106,87 @@ export const IconNames = new Proxy({}, {
 }
 
 /** The 20 px paths, a module of their own (issue 48): the console's first screen draws 16 px icons, so a cold load
- *  fetches those and src/app/icons.ts asks for this one after the opening screen is read, or when a large icon is drawn. */
+ *  fetches those and src/app/icons.ts asks for this one after the opening screen is read, or when a large icon is drawn.
+ *  The 16 px icons no module of the start names come in it too (ICON_PATHS_16): the start's own are the shell's and
+ *  the dashboard's (startIconNames), about half of them. */
 const VIRTUAL_20 = 'virtual:blueprint-icons/20';
 
-export function blueprintIcons(roots: string[]): Plugin {
-  const sizes: Record<string, 16 | 20> = { ['\0' + VIRTUAL]: 16, ['\0' + VIRTUAL_20]: 20 };
+// a static import or re-export of a relative path (not `import type`)
+const RELATIVE_IMPORT = /(?:^|\n)\s*(?:import|export)\s+(?!type\b)(?:[^'";]*?\sfrom\s+)?['"](\.{1,2}\/[^'"]+)['"]/g;
+// contract's barrels name every declaration of the catalogue; the start reads the catalogue's light index instead
+const CONTRACT_BARREL = /[\\/]contract[\\/](?:resources[\\/])?index\.ts$/;
+
+function sourceFileOf(from: string, spec: string): string | null {
+  const base = resolve(dirname(from), spec);
+  for (const f of [base, `${base}.ts`, `${base}.tsx`, `${base}/index.ts`, `${base}/index.tsx`]) if (existsSync(f) && statSync(f).isFile()) return f;
+  return null;
+}
+
+/** The console's sources the start evaluates: what these files import statically, by relative paths, not through
+ *  contract's barrels (an over-count is harmless: an icon more in the start). */
+export function startSourceFiles(roots: string[]): Set<string> {
+  const seen = new Set<string>();
+  const walk = (f: string) => {
+    if (seen.has(f) || CONTRACT_BARREL.test(f) || !/\.tsx?$/.test(f)) return;
+    seen.add(f);
+    for (const m of readFileSync(f, 'utf8').matchAll(RELATIVE_IMPORT)) {
+      const t = sourceFileOf(f, m[1]);
+      if (t) walk(t);
+    }
+  };
+  roots.forEach((r) => walk(resolve(r)));
+  return seen;
+}
+
+/** The icon names the start's sources give (the route table's data files whole), sorted. */
+export function startIconNames(startRoots: string[], dataFiles = ICON_DATA_FILES): string[] {
+  const known = blueprintIconNames();
+  const data = new Set(dataFiles.map((f) => resolve(f)));
+  const found = new Set<string>();
+  for (const f of startSourceFiles(startRoots)) {
+    const text = readFileSync(f, 'utf8');
+    for (const n of iconNamesIn(text, known)) found.add(n);
+    if (data.has(f)) for (const m of text.matchAll(QUOTED)) if (known.has(m[1])) found.add(m[1]);
+  }
+  return [...found].sort();
+}
+
+const pathsModule = (size: 16 | 20, names: string[], prefix: string, exportName: string) => ({
+  imports: names.map((n, i) => `import ${prefix}${i} from ${JSON.stringify(join(pathsDir(size), `${n}.js`))};`),
+  body: `export const ${exportName} = {\n${names.map((n, i) => `  ${JSON.stringify(n)}: ${prefix}${i},`).join('\n')}\n};`,
+});
+
+/** `startRoots`: the modules the console's start evaluates (their icons come with it; the rest with the 20 px). */
+export function blueprintIcons(roots: string[], startRoots: string[]): Plugin {
   return {
     name: 'gatehouse:blueprint-icons',
     resolveId: (id) => (id === VIRTUAL || id === VIRTUAL_20 ? '\0' + id : null),
     load(id) {
       if (ICON_NAMES_MODULE.test(id)) return iconNamesModule();
-      const size = sizes[id];
-      if (!size) return null;
+      if (id !== '\0' + VIRTUAL && id !== '\0' + VIRTUAL_20) return null;
       for (const root of roots) for (const f of sourceFiles(root)) this.addWatchFile(f);
       const names = usedIconNames(roots);
-      const imports = names.map((n, i) => `import i${i} from ${JSON.stringify(join(pathsDir(size), `${n}.js`))};`);
-      const entries = names.map((n, i) => `  ${JSON.stringify(n)}: i${i},`);
-      return `${imports.join('\n')}\nexport const ICON_PATHS = {\n${entries.join('\n')}\n};\n`;
+      const start = new Set(startIconNames(startRoots));
+      const parts =
+        id === '\0' + VIRTUAL
+          ? [
+              pathsModule(
+                16,
+                names.filter((n) => start.has(n)),
+                's',
+                'ICON_PATHS',
+              ),
+            ]
+          : [
+              pathsModule(20, names, 'l', 'ICON_PATHS'),
+              pathsModule(
+                16,
+                names.filter((n) => !start.has(n)),
+                's',
+                'ICON_PATHS_16',
+              ),
+            ];
+      return [...parts.flatMap((p) => p.imports), ...parts.map((p) => p.body)].join('\n') + '\n';
     },
   };
 }
