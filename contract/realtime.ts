@@ -313,3 +313,14 @@ export function compareAlarms(a: Pick<Event, 'priority' | 'time'>, b: Pick<Event
   if (a.priority !== b.priority) return a.priority - b.priority;
   return a.time < b.time ? 1 : a.time > b.time ? -1 : 0;
 }
+
+/** The destination a refusal of the live connection names (an ERROR frame's `values` header, JSON: { destination },
+ *  server/realtime/session.ts), or null when it names none. */
+export function refusedDestination(values: string | undefined): string | null {
+  try {
+    const v = JSON.parse(values ?? 'null') as { destination?: unknown } | null;
+    return typeof v?.destination === 'string' ? v.destination : null;
+  } catch {
+    return null;
+  }
+}

@@ -241,6 +241,40 @@ describe('errors', () => {
     c.client.publish({ destination: DESTINATIONS.greetings, body: '{"content":42}' });
     await waitFor(() => c.errors[0] && c.closed, 'ERROR then close');
     expect(c.errors[0].headers.message).toBe('Invalid body');
+    // issue 48: its key beside the English, and the violations naming the field, as a REST refusal has them
+    expect(c.errors[0].headers.code).toBe('stomp.invalidBody');
+    expect(c.errors[0].headers['content-type']).toBe('application/json');
+    const body = JSON.parse(c.errors[0].body) as { code: string; violations: { field: string; code?: string }[] };
+    expect(body.code).toBe('stomp.invalidBody');
+    expect(body.violations.map((v) => v.field)).toEqual(['content']);
+    expect(body.violations[0].code).toBeTruthy();
+  });
+
+  it('says each refusal by its key, with its values as JSON, and a body that is not JSON or a missing header as a violation', async () => {
+    await start();
+    const notJson = track(await connected(h.url('event'), 'token-a'));
+    notJson.client.publish({ destination: DESTINATIONS.greetings, body: '{"content":' });
+    await waitFor(() => notJson.errors[0] && notJson.closed, 'ERROR then close');
+    expect(JSON.parse(notJson.errors[0].body).violations).toMatchObject([{ field: '(body)', code: 'json.isInvalid' }]);
+
+    const headerless = track(await connected(h.url('event'), 'token-a'));
+    headerless.raw('SUBSCRIBE\nid:1\n\n\0');
+    await waitFor(() => headerless.errors[0] && headerless.closed, 'ERROR then close');
+    expect(headerless.errors[0].headers).toMatchObject({ message: 'Malformed frame', code: 'stomp.malformedFrame' });
+    expect(JSON.parse(headerless.errors[0].body).violations).toMatchObject([
+      { field: 'destination', code: 'stomp.headerRequired', values: { header: 'destination' } },
+    ]);
+
+    const frameTooBig = track(await connected(h.url('event'), 'token-a'));
+    frameTooBig.raw('SHOUT\n\n\0');
+    await waitFor(() => frameTooBig.errors[0] && frameTooBig.closed, 'ERROR then close');
+    expect(frameTooBig.errors[0].headers.code).toBe('stomp.unknownCommand');
+
+    const sender = track(await connected(h.url('event'), 'token-a'));
+    sender.client.publish({ destination: DESTINATIONS.alarmAction, body: '{}' });
+    await waitFor(() => sender.errors[0] && sender.closed, 'ERROR then close');
+    expect(sender.errors[0].headers).toMatchObject({ message: 'Forbidden destination', code: 'stomp.sendForbidden' });
+    expect(JSON.parse(sender.errors[0].headers.values)).toEqual({ destination: DESTINATIONS.alarmAction });
   });
 });
 

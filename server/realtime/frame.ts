@@ -3,6 +3,8 @@
 // CONNECT/CONNECTED, the first of a repeated header wins, content-length reads exactly that many octets
 // (which may include NULs), otherwise the body ends at the first NUL. EOLs between frames are heart-beats.
 
+import { fill, type Sentence } from '../../contract/messages';
+
 export type Headers = Record<string, string>;
 export interface Frame {
   command: string;
@@ -10,12 +12,23 @@ export interface Frame {
   body: Buffer;
 }
 
+/** Why a frame is refused, as a sentence (issue 48: the ERROR frame carries its key; the English is STOMP's `message`). */
+const FRAME_SAID = {
+  'Malformed frame': fill('stomp.malformedFrame', 'Malformed frame', {}),
+  'Frame too large': fill('stomp.frameTooLarge', 'Frame too large', {}),
+  'Too many headers': fill('stomp.tooManyHeaders', 'Too many headers', {}),
+  'Body too large': fill('stomp.bodyTooLarge', 'Body too large', {}),
+} as const;
+
 export class FrameError extends Error {
+  /** the refusal's sentence (its key and English) */
+  readonly said: Sentence;
   constructor(
-    message: string,
+    message: keyof typeof FRAME_SAID,
     readonly detail?: string,
   ) {
     super(message);
+    this.said = FRAME_SAID[message];
   }
 }
 

@@ -2,7 +2,15 @@
 // event destination needs one of the privileges of the screen that consumes it. A refused one gets an ERROR naming
 // the destination and hears nothing; an allowed one on the same tenant hears every publish.
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { DESTINATIONS, DESTINATION_PRIVILEGES, SERVICE_DESTINATIONS, mayReceive, receivableDestinations, serviceOfDestination } from '../../contract';
+import {
+  DESTINATIONS,
+  DESTINATION_PRIVILEGES,
+  SERVICE_DESTINATIONS,
+  mayReceive,
+  receivableDestinations,
+  refusedDestination,
+  serviceOfDestination,
+} from '../../contract';
 import { connected, startBroker, waitFor, type Harness, type TestClient } from './testkit';
 
 let h: Harness;
@@ -79,6 +87,9 @@ describe('SUBSCRIBE needs the privilege of the destination', () => {
       await waitFor(() => c.errors[0] && c.closed, 'ERROR then close');
       expect(c.errors[0].headers.message).toBe(`Forbidden destination ${destination}`);
       expect(c.errors[0].body).toContain(destination);
+      // issue 48: the console knows the destination by the refusal's key and values (src/transport/stomp.ts), not its English
+      expect(c.errors[0].headers.code).toBe('stomp.forbiddenDestination');
+      expect(refusedDestination(c.errors[0].headers.values)).toBe(destination);
       expect(h.realtime.stats.subscriptions).toBe(0);
     });
   }

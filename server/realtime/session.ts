@@ -1,7 +1,47 @@
 // One STOMP 1.2 session over one transport connection (a SockJS connection in production). It knows nothing
 // of SockJS: it receives text, sends text and can close; the hub does the fan-out between sessions.
-import { CLIENT_SENDABLE, isDestinationOf, mayReceive, privilegesForDestination, schemaForDestination, validate, type RealtimeService } from '../../contract';
+import {
+  CLIENT_SENDABLE,
+  isDestinationOf,
+  mayReceive,
+  privilegesForDestination,
+  schemaForDestination,
+  validate,
+  type RealtimeService,
+  type Violation,
+} from '../../contract';
+import { fill, type Sentence } from '../../contract/messages';
 import { FrameError, FrameParser, messageFrames, serialize, type Frame, type Headers } from './frame';
+
+/**
+ * Why a frame or a session is refused (issue 48): each ERROR frame says its sentence's key in a `code` header and its
+ * values as JSON in `values`, beside STOMP's English `message`; a body's violations come as JSON in the frame's body.
+ * The console reads the key and the values, never the English.
+ */
+const SAID = {
+  connectTimeout: fill('stomp.connectTimeout', 'Connect timeout', {}),
+  internal: fill('stomp.internalError', 'Internal error', {}),
+  notConnected: fill('stomp.notConnected', 'Not connected', {}),
+  malformed: fill('stomp.malformedFrame', 'Malformed frame', {}),
+  versions: fill('stomp.versions', 'Supported protocol versions are 1.2', {}),
+  unauthorized: fill('stomp.unauthorized', 'Unauthorized', {}),
+  alreadyConnected: fill('stomp.alreadyConnected', 'Already connected', {}),
+  duplicateSubscription: fill('stomp.duplicateSubscription', 'Duplicate subscription id', {}),
+  unknownDestination: fill('stomp.unknownDestination', 'Unknown destination', {}),
+  forbiddenDestination: (destination: string) => fill('stomp.forbiddenDestination', 'Forbidden destination {destination}', { destination }),
+  sendForbidden: (destination: string) => fill('stomp.sendForbidden', 'Forbidden destination', { destination }),
+  unknownTransaction: fill('stomp.unknownTransaction', 'Unknown transaction', {}),
+  transactionStarted: fill('stomp.transactionStarted', 'Transaction already started', {}),
+  unknownAck: (command: string) => fill('stomp.unknownAckId', 'Unknown {command} id', { command }),
+  unknownCommand: fill('stomp.unknownCommand', 'Unknown command', {}),
+  invalidBody: fill('stomp.invalidBody', 'Invalid body', {}),
+};
+/** An ERROR frame's headers for a sentence: STOMP's `message`, the key and (when there are any) the values as JSON. */
+function errorHeaders(said: Sentence): Headers {
+  const headers: Headers = { message: said.message, code: said.code, 'content-type': 'text/plain' };
+  if (Object.keys(said.values).length > 0) headers.values = JSON.stringify(said.values);
+  return headers;
+}
 
 export interface RealtimeUser {
   userId: string | number;
@@ -112,7 +152,7 @@ export class StompSession {
     // issue 13: a connection that never sends CONNECT would otherwise stay open for ever
     if (hub.limits.connectTimeoutMs > 0) {
       this.connectTimer = setTimeout(() => {
-        if (this.state === 'awaitingConnect') this.fail('Connect timeout', `no CONNECT within ${hub.limits.connectTimeoutMs} ms`);
+        if (this.state === 'awaitingConnect') this.fail(SAID.connectTimeout, `no CONNECT within ${hub.limits.connectTimeoutMs} ms`);
       }, hub.limits.connectTimeoutMs);
       this.connectTimer.unref?.();
     }
@@ -125,8 +165,8 @@ export class StompSession {
     try {
       this.parser.push(data);
     } catch (e) {
-      if (e instanceof FrameError) this.fail(e.message, e.detail);
-      else this.fail('Internal error', String(e));
+      if (e instanceof FrameError) this.fail(e.said, e.detail);
+      else this.fail(SAID.internal, String(e));
     }
   }
 
@@ -169,12 +209,13 @@ export class StompSession {
   }
 
   /** ERROR then close (STOMP 1.2: the server closes after an ERROR). */
-  fail(message: string, detail = '', receipt?: string): void {
+  fail(said: Sentence, detail = '', receipt?: string, violations?: Violation[]): void {
     if (this.state === 'closed') return;
     this.hub.count('errors');
-    const headers: Headers = { message, 'content-type': 'text/plain' };
+    const headers = errorHeaders(said);
     if (receipt) headers['receipt-id'] = receipt;
-    this.write('ERROR', headers, detail);
+    if (violations) headers['content-type'] = 'application/json';
+    this.write('ERROR', headers, violations ? JSON.stringify({ message: said.message, code: said.code, values: said.values, violations }) : detail);
     this.transport.close();
     this.closed();
   }
@@ -186,7 +227,7 @@ export class StompSession {
       return;
     }
     if (this.state === 'awaitingConnect') {
-      if (frame.command !== 'CONNECT' && frame.command !== 'STOMP') return this.fail('Not connected', `expected CONNECT, got ${frame.command}`);
+      if (frame.command !== 'CONNECT' && frame.command !== 'STOMP') return this.fail(SAID.notConnected, `expected CONNECT, got ${frame.command}`);
       void this.connect(frame);
       return;
     }
@@ -196,15 +237,15 @@ export class StompSession {
   private async connect(frame: Frame): Promise<void> {
     const versions = (frame.headers['accept-version'] ?? '1.0').split(',').map((v) => v.trim());
     if (!versions.includes('1.2')) {
-      this.write('ERROR', { version: '1.2', message: 'Supported protocol versions are 1.2', 'content-type': 'text/plain' });
+      this.write('ERROR', { version: '1.2', ...errorHeaders(SAID.versions) });
       this.transport.close();
       this.closed();
       return;
     }
     const heartbeat = negotiateHeartbeat(frame.headers['heart-beat'], this.hub.limits.heartbeatMs);
-    if (!heartbeat) return this.fail('Malformed frame', 'bad heart-beat header');
+    if (!heartbeat) return this.fail(SAID.malformed, 'bad heart-beat header');
     const token = tokenOf(frame.headers);
-    if (!token) return this.fail('Unauthorized', 'CONNECT needs a JWT: Authorization: Bearer <jwt> or passcode');
+    if (!token) return this.fail(SAID.unauthorized, 'CONNECT needs a JWT: Authorization: Bearer <jwt> or passcode');
     this.state = 'authenticating';
     let user: RealtimeUser | null;
     try {
@@ -213,7 +254,7 @@ export class StompSession {
       user = null;
     }
     if (this.state !== 'authenticating') return; // closed meanwhile
-    if (!user) return this.fail('Unauthorized', 'The JWT is invalid or expired');
+    if (!user) return this.fail(SAID.unauthorized, 'The JWT is invalid or expired');
     this.user = user;
     this.state = 'connected';
     const [outgoing, incoming] = heartbeat;
@@ -263,7 +304,9 @@ export class StompSession {
     const need = (name: string): string | null => {
       const v = h[name];
       if (v === undefined || v === '') {
-        this.fail('Malformed frame', `${frame.command} needs a ${name} header`, receipt);
+        this.fail(SAID.malformed, `${frame.command} needs a ${name} header`, receipt, [
+          { field: name, ...fill('stomp.headerRequired', '{command} needs a {header} header', { command: frame.command, header: name }) },
+        ]);
         return null;
       }
       return v;
@@ -271,21 +314,24 @@ export class StompSession {
     switch (frame.command) {
       case 'CONNECT':
       case 'STOMP':
-        return this.fail('Already connected', '', receipt);
+        return this.fail(SAID.alreadyConnected, '', receipt);
       case 'SUBSCRIBE': {
         const id = need('id');
         if (id === null) return;
         const destination = need('destination');
         if (destination === null) return;
-        if (this.subscriptions.has(id)) return this.fail('Duplicate subscription id', id, receipt);
+        if (this.subscriptions.has(id)) return this.fail(SAID.duplicateSubscription, id, receipt);
         const ack = h.ack ?? 'auto';
-        if (!ACK_MODES.includes(ack)) return this.fail('Malformed frame', `ack must be auto, client or client-individual, not ${ack}`, receipt);
+        if (!ACK_MODES.includes(ack))
+          return this.fail(SAID.malformed, `ack must be auto, client or client-individual, not ${ack}`, receipt, [
+            { field: 'ack', ...fill('stomp.ackMode', 'must be auto, client or client-individual', {}) },
+          ]);
         if (!isDestinationOf(this.service, destination))
-          return this.fail('Unknown destination', `${destination} is not served by the ${this.service} service`, receipt);
+          return this.fail(SAID.unknownDestination, `${destination} is not served by the ${this.service} service`, receipt);
         if (!mayReceive(this.user!.privileges, destination)) {
           // nothing is delivered: the subscription is never stored, and the session ends (ERROR closes, STOMP 1.2)
           return this.fail(
-            `Forbidden destination ${destination}`,
+            SAID.forbiddenDestination(destination),
             `${destination} needs one of the privileges ${(privilegesForDestination(destination) ?? []).join(', ')}`,
             receipt,
           );
@@ -306,7 +352,7 @@ export class StompSession {
         const tx = h.transaction;
         if (tx !== undefined) {
           const frames = this.transactions.get(tx);
-          if (!frames) return this.fail('Unknown transaction', tx, receipt);
+          if (!frames) return this.fail(SAID.unknownTransaction, tx, receipt);
           frames.push(frame);
           break;
         }
@@ -316,7 +362,7 @@ export class StompSession {
       case 'BEGIN': {
         const tx = need('transaction');
         if (tx === null) return;
-        if (this.transactions.has(tx)) return this.fail('Transaction already started', tx, receipt);
+        if (this.transactions.has(tx)) return this.fail(SAID.transactionStarted, tx, receipt);
         this.transactions.set(tx, []);
         break;
       }
@@ -325,7 +371,7 @@ export class StompSession {
         const tx = need('transaction');
         if (tx === null) return;
         const frames = this.transactions.get(tx);
-        if (!frames) return this.fail('Unknown transaction', tx, receipt);
+        if (!frames) return this.fail(SAID.unknownTransaction, tx, receipt);
         this.transactions.delete(tx);
         if (frame.command === 'COMMIT') for (const f of frames) if (!this.send(f, receipt)) return;
         break;
@@ -336,7 +382,7 @@ export class StompSession {
         const ackId = need('id');
         if (ackId === null) return;
         const subId = this.pendingAcks.get(ackId);
-        if (subId === undefined) return this.fail(`Unknown ${frame.command} id`, `${ackId} is not a message awaiting acknowledgement`, receipt);
+        if (subId === undefined) return this.fail(SAID.unknownAck(frame.command), `${ackId} is not a message awaiting acknowledgement`, receipt);
         if (this.subscriptions.get(subId)?.ack === 'client') {
           // cumulative: the message and every earlier one of its subscription
           for (const [k, s] of this.pendingAcks) {
@@ -353,7 +399,7 @@ export class StompSession {
         this.closed();
         return;
       default:
-        return this.fail('Unknown command', frame.command, receipt);
+        return this.fail(SAID.unknownCommand, frame.command, receipt);
     }
     if (receipt && this.state === 'connected') this.write('RECEIPT', { 'receipt-id': receipt });
   }
@@ -362,20 +408,21 @@ export class StompSession {
   private send(frame: Frame, receipt: string | undefined): boolean {
     const destination = frame.headers.destination;
     if (!CLIENT_SENDABLE.includes(destination) || !isDestinationOf(this.service, destination)) {
-      this.fail('Forbidden destination', `clients may not SEND to ${destination}`, receipt);
+      this.fail(SAID.sendForbidden(destination), `clients may not SEND to ${destination}`, receipt);
       return false;
     }
     let body: unknown;
     try {
       body = JSON.parse(frame.body.toString('utf8') || 'null');
-    } catch {
-      this.fail('Invalid body', 'the body is not JSON', receipt);
+    } catch (e) {
+      const why = (e as Error).message.slice(0, 200);
+      this.fail(SAID.invalidBody, 'the body is not JSON', receipt, [{ field: '(body)', ...fill('json.isInvalid', 'is not valid JSON ({why})', { why }) }]);
       return false;
     }
     const schema = schemaForDestination(destination);
     const checked = schema ? validate(body, schema) : { ok: true as const, value: body };
     if (!checked.ok) {
-      this.fail('Invalid body', checked.violations.map((v) => `${v.field} ${v.message}`).join('; '), receipt);
+      this.fail(SAID.invalidBody, checked.violations.map((v) => `${v.field} ${v.message}`).join('; '), receipt, checked.violations);
       return false;
     }
     this.hub.clientSend(this.user!, destination, checked.value);

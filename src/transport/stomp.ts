@@ -4,7 +4,7 @@
 // so the sign-in page does not carry them.
 import type { Client, IMessage } from '@stomp/stompjs';
 import { fromCallback } from 'xstate';
-import { SOCKJS_PREFIX, receivableChangeDestinations, receivableDestinations } from '../../contract';
+import { SOCKJS_PREFIX, receivableChangeDestinations, receivableDestinations, refusedDestination } from '../../contract';
 import type { ConnectionInput, SocketEvent, SocketMessage } from '../../machines/socket';
 
 /** Destinations the broker refused to this token (a grant revoked mid-session): not asked for again on reconnect. */
@@ -61,8 +61,12 @@ export const createStompConnection = (held: () => ReadonlySet<string>) =>
         sendBack({ type: 'socket.connected' });
       };
       c.onStompError = (frame) => {
-        const forbidden = /^Forbidden destination (\S+)$/.exec(frame.headers.message ?? '');
-        if (forbidden) refused.add(forbidden[1]);
+        // a destination this user may not hear (server/realtime/session.ts): by the refusal's key and its values, not
+        // its English; the next connection leaves it out
+        if (frame.headers.code === 'stomp.forbiddenDestination') {
+          const destination = refusedDestination(frame.headers.values);
+          if (destination) refused.add(destination);
+        }
         close(frame.headers.message ?? 'STOMP error');
       };
       c.onWebSocketClose = () => close('connection closed');
