@@ -17,12 +17,19 @@ export interface Found {
   baud?: number;
 }
 
+/** How many times more a found reader's osdp_CAP is asked when its reply does not come in time. */
+const CAP_RETRIES = 2;
+
 /** Asks one address who it is (ID, then CAP); undefined when nothing answered with a PDID. */
 export async function probe(link: Link, address: number): Promise<Found | undefined> {
   const id = await link.exchange(address, 0, encodeFrame({ address, sqn: 0, code: Command.ID, data: Buffer.from([0]) }));
   const identity = id.kind === 'reply' && id.frame.code === Reply.PDID ? m.decodePdid(id.frame.data) : undefined;
   if (!identity) return undefined;
-  const cap = await link.exchange(address, 1, encodeFrame({ address, sqn: 1, code: Command.CAP, data: Buffer.from([0]) }));
+  // a reader that said who it is is there: its osdp_CAP is asked again, with the same sequence number (§5.7), when its
+  // reply does not come in time (a busy line or host), instead of printing it without what it can do
+  let cap = await link.exchange(address, 1, encodeFrame({ address, sqn: 1, code: Command.CAP, data: Buffer.from([0]) }));
+  for (let again = 0; again < CAP_RETRIES && cap.kind === 'timeout'; again++)
+    cap = await link.exchange(address, 1, encodeFrame({ address, sqn: 1, code: Command.CAP, data: Buffer.from([0]) }));
   const capabilities = cap.kind === 'reply' && cap.frame.code === Reply.PDCAP ? m.decodePdcap(cap.frame.data) : undefined;
   return { address, identity, capabilities, baud: link.baudRate };
 }
