@@ -30,7 +30,8 @@ const ORDER_WAIT_MS = 2_000;
 const LIVE_BATCH_MAX = 20;
 type Stored = { input: EventInput; event: Event };
 /** An edge's part of a stored swipe (events.swipe.edge). */
-type StoredEdgeSwipe = { seq: number; offline: boolean; snapshotVersion: number; steps?: unknown[]; snapshotBuiltAt?: string };
+/** What a stored swipe keeps of its edge part; `live`: sent at once beside the backlog, stored ahead of it (the live lane). */
+type StoredEdgeSwipe = { seq: number; offline: boolean; snapshotVersion: number; live?: true; steps?: unknown[]; snapshotBuiltAt?: string };
 
 /** The door status an edge's door event means (as the simulator's doors have it, server/simulator/hardware.ts). */
 const DOOR_STATUS_OF: Partial<Record<number, string>> = {
@@ -426,6 +427,7 @@ export function createEdgeIngest(db: Db, publish?: Publish) {
       // what "Why?" reads (server/simulator/swipes.ts explain): when it happened is the swipe's `at`, when it reached the
       // server the stored row's own time; the chain as the edge's engine ran it, over that snapshot (built then)
       const seen: StoredEdgeSwipe = { seq: edge.seq, offline: edge.offline, snapshotVersion: edge.snapshotVersion };
+      if (edge.live === true) seen.live = true;
       if (d.steps) seen.steps = d.steps;
       if (d.snapshotBuiltAt !== undefined) seen.snapshotBuiltAt = builtIsoOf(d.snapshotBuiltAt);
       out.decided = {

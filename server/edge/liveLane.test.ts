@@ -207,14 +207,16 @@ describe('the live lane, with a real edge', () => {
         'the swipe stored',
         async () =>
           (
-            await s.db.query<{ id: string; seq: number }>(`select id, (swipe->'edge'->>'seq')::int seq from events where swipe->'edge'->>'seq' = $1`, [
-              String(from + 2001),
-            ])
+            await s.db.query<{ id: string; seq: number; live: string | null }>(
+              `select id, (swipe->'edge'->>'seq')::int seq, swipe->'edge'->>'live' live from events where swipe->'edge'->>'seq' = $1`,
+              [String(from + 2001)],
+            )
           ).rows[0],
         30_000,
       );
-      // stored ahead: the backlog was not through when the swipe reached the consoles
+      // stored ahead: the backlog was not through when the swipe reached the consoles; the stored swipe says it went ahead
       expect(await lastSeq()).toBeLessThan(from + 2000);
+      expect(swipe.live).toBe('true');
       expect(published).toContain(Number(swipe.id));
       await until('the whole journal delivered', () => edge.journal.pendingCount() === 0, 60_000);
       expect(await lastSeq()).toBe(from + 2001);
