@@ -1,10 +1,11 @@
 // The layout of signed-in screens: sidebar, header, tabs, kept-alive views and the settings drawer.
-import { Activity, Suspense, useCallback, useLayoutEffect, useMemo, useRef, useState, type CSSProperties, type ReactNode } from 'react';
+import { Activity, Suspense, lazy, useCallback, useLayoutEffect, useMemo, useRef, useState, type CSSProperties, type ReactNode } from 'react';
 import { Drawer } from '@blueprintjs/core';
 import { useSelector } from '@xstate/react';
 import { SIDEBAR_WIDTH_PX } from '../../contract';
 import { selectClientId, selectHeldPrivileges, selectIsSignedIn, selectSettings, selectUser } from '../../machines/session.selectors';
 import { selectCachedPaths } from '../../machines/tabs.selectors';
+import { selectTourIsShowing } from '../../machines/tour.selectors';
 import { FullPageSpinner } from '../ui/FullPageSpinner';
 import { readSidebarOpen, readSize, writeSidebarOpen, writeSize, type UiSize } from './cookies';
 import { ErrorBoundary } from './ErrorBoundary';
@@ -16,7 +17,6 @@ import { SCREENS } from './screens';
 import { SettingsDrawer } from './SettingsDrawer';
 import { Sidebar } from './Sidebar';
 import { TabsBar } from './TabsBar';
-import { TourOverlay } from './TourOverlay';
 import { useIsMobile } from '../hooks/useMediaQuery';
 import { useSystemActor } from '../hooks/useSystemActor';
 import { routeTitle, tx, useLocale } from '../i18n';
@@ -107,9 +107,21 @@ export function Shell({ current }: { current: RouteInfo }) {
         </main>
       </div>
       <SettingsDrawer isOpen={settingsOpen} onClose={() => setSettingsOpen(false)} size={size} onSize={changeSize} />
-      <TourOverlay />
+      <TourWhenShown />
     </div>
   );
+}
+
+// Issue 48: the tour's overlay (its card, its placement beside the part it shows) is a chunk of its own, asked for when
+// a tour starts (at a first sign-in, or from the profile menu), not with the console.
+const TourOverlay = lazy(() => import('./TourOverlay').then((m) => ({ default: m.TourOverlay })));
+function TourWhenShown() {
+  const showing = useSelector(useSystemActor('tour'), selectTourIsShowing);
+  return showing ? (
+    <Suspense fallback={null}>
+      <TourOverlay />
+    </Suspense>
+  ) : null;
 }
 
 /**
