@@ -222,23 +222,20 @@ export type TestServer = Awaited<ReturnType<typeof startTestServer>>;
  * statement about records already there, not a change of the request's; `audit_log` itself is compared).
  */
 export async function tablesSnapshot(db: Db): Promise<string> {
+  // on PostgreSQL in a transaction of its own, with no parallel workers: it planned the counts as a parallel append and
+  // started workers for every snapshot (157 ms a snapshot against 54; PGlite has none, and a transaction there cost 30 ms)
+  return db.kind === 'postgres' ? db.transaction(countedTables) : countedTables(db);
+}
+async function countedTables(db: Db): Promise<string> {
   // the tables from the catalogue itself, not information_schema's views (the same rows: 5.7 ms against 76 on PGlite, the
-  // hostile-input test takes 185 snapshots)
+  // hostile-input test takes 185 snapshots); set_config's `true`: for this transaction only
   const { rows: tables } = await db.query<{ table_name: string; has_updated: boolean }>(`select c.relname as table_name,
       exists (select 1 from pg_attribute a where a.attrelid = c.oid and a.attname = 'updated_at' and a.attnum > 0 and not a.attisdropped) has_updated
     from pg_class c join pg_namespace n on n.oid = c.relnamespace
+      cross join (select set_config('max_parallel_workers_per_gather', '0', true)) serial
     where n.nspname = 'public' and c.relkind in ('r', 'p') and c.relname not in ('health_probe', 'audit_heads') order by c.relname`);
   const parts = tables.map((t) => `select '${t.table_name}' t, count(*)::text n, ${t.has_updated ? 'max(updated_at)::text' : "''"} u from "${t.table_name}"`);
   // ordered: PostgreSQL may answer the branches of a union in any order (a parallel append did, once in CI)
-  const counts = `select * from (${parts.join(' union all ')}) counted order by t`;
-  // and on PostgreSQL with no parallel workers: it planned the counts as a parallel append and started workers for
-  // every snapshot (157 ms a snapshot against 54; on PGlite, which has none, the transaction alone cost 30 ms)
-  const { rows } =
-    db.kind === 'postgres'
-      ? await db.transaction(async (tx) => {
-          await tx.exec('set local max_parallel_workers_per_gather = 0');
-          return tx.query(counts);
-        })
-      : await db.query(counts);
+  const { rows } = await db.query(`select * from (${parts.join(' union all ')}) counted order by t`);
   return JSON.stringify(rows);
 }
