@@ -5,7 +5,7 @@ import { isDeepStrictEqual } from 'node:util';
 import type { Db } from '../db/db';
 import { exportPage } from '../db/queries/auditChain';
 import { CANONICAL_VERSION, EXPORT_FORMAT, chainOf, headSignatureValid, publicKeyPem, signHeads, type SignedHead } from './heads';
-import { PAGE, checkLink, type ChainProblem, type LinkRecord } from './verify';
+import { PAGE, checkLink, type ChainProblemText, type LinkRecord } from './verify';
 
 // Format gatehouse-audit-export/1: NDJSON (one JSON object per line, UTF-8). Line 1, the header:
 //   { format, clientId, exportedAt, records, publicKey (PEM, for information: check with a key you trust), head }
@@ -80,8 +80,10 @@ export interface ExportReport {
   ok: boolean;
   records: number;
   head: SignedHead | null;
-  problem: (ChainProblem & { line: number | null }) | null;
+  /** the first problem, in English with its line (the command line's own words: `npm run audit -- verify-export`) */
+  problem: (ExportProblem & { line: number | null }) | null;
 }
+type ExportProblem = ChainProblemText;
 
 /**
  * Checks an export offline with the public key alone: the header, every record's hash, content and link, that the
@@ -91,7 +93,7 @@ export function verifyExport(text: string, publicKey: KeyObject | string): Expor
   const lines = text.split('\n').filter((l) => l.trim() !== '');
   const fail = (
     line: number | null,
-    p: Omit<ChainProblem, 'clientId'> & { clientId?: number | null },
+    p: Omit<ExportProblem, 'clientId'> & { clientId?: number | null },
     records: number,
     head: SignedHead | null,
   ): ExportReport => ({ ok: false, records, head, problem: { clientId: p.clientId ?? null, seq: p.seq, id: p.id, kind: p.kind, message: p.message, line } });

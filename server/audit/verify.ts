@@ -1,6 +1,7 @@
 // Verifying the audit chains (server/audit/chain.ts): one record against the one before it, a signed head against the
 // chain as read, and a walk of the chains in the database stopping at the first problem.
 import type { KeyObject } from 'node:crypto';
+import { fill, type Sentence } from '../../contract/messages';
 import type { Db } from '../db/db';
 import { chainOf, clientOfChain, headSignatureValid, latestHead, sha256Hex, type SignedHead } from './heads';
 import { chainPage, chainsWithHeads, chainsWithRecords, recordIdAt } from '../db/queries/auditChain';
@@ -11,8 +12,13 @@ export interface ChainProblem {
   seq: number | null;
   id: number | null;
   kind: ProblemKind;
+  /** what is wrong, in English; with its sentence's key and values (issue 48: the console says it in the auditor's language) */
   message: string;
+  code: string;
+  values: Sentence['values'];
 }
+/** A problem the command line says in its own words (an export's or the witness's: `npm run audit`), without a key. */
+export type ChainProblemText = Omit<ChainProblem, 'code' | 'values'>;
 export interface VerifiedUpTo {
   seq: number;
   id: number;
@@ -38,19 +44,65 @@ export interface LinkRecord {
 }
 /** Checks one record against the one before it in its chain (null for the first); the problem, if any. */
 export function checkLink(clientId: number | null, r: LinkRecord, before: LinkRecord | null): ChainProblem | null {
-  const named = `record ${r.id} (client ${clientId ?? 'none'}, seq ${r.seq})`;
-  const problem = (kind: ProblemKind, message: string): ChainProblem => ({ clientId, seq: r.seq, id: r.id, kind, message });
+  const named = { record: r.id, client: clientId ?? 'none', seq: r.seq };
+  const problem = (kind: ProblemKind, said: Sentence): ChainProblem => ({ clientId, seq: r.seq, id: r.id, kind, ...said });
   const expected = before ? before.seq + 1 : 1;
   if (r.seq > expected)
     return problem(
       'missing',
-      `${named}: ${r.seq - expected === 1 ? `record seq ${expected} is` : `records seq ${expected}–${r.seq - 1} are`} missing before it`,
+      r.seq - expected === 1
+        ? fill('audit.recordMissing', 'record {record} (client {client}, seq {seq}): record seq {expected} is missing before it', { ...named, expected })
+        : fill('audit.recordsMissing', 'record {record} (client {client}, seq {seq}): records seq {expected}–{last} are missing before it', {
+            ...named,
+            expected,
+            last: r.seq - 1,
+          }),
     );
-  if (r.seq !== expected) return problem('order', `${named}: out of order (seq ${expected} expected)`);
-  if (before && r.id <= before.id) return problem('order', `${named}: out of order (its id is not after record ${before.id}, seq ${before.seq})`);
-  if (sha256Hex(r.canonical) !== r.hash) return problem('content', `${named}: its content does not match its hash (changed after it was written)`);
-  if ((r.prevHash ?? null) !== (before ? before.hash : null)) return problem('link', `${named}: its link does not match the hash of the record before it`);
+  if (r.seq !== expected)
+    return problem(
+      'order',
+      fill('audit.outOfOrder', 'record {record} (client {client}, seq {seq}): out of order (seq {expected} expected)', { ...named, expected }),
+    );
+  if (before && r.id <= before.id)
+    return problem(
+      'order',
+      fill('audit.idNotAfter', 'record {record} (client {client}, seq {seq}): out of order (its id is not after record {before}, seq {beforeSeq})', {
+        ...named,
+        before: before.id,
+        beforeSeq: before.seq,
+      }),
+    );
+  if (sha256Hex(r.canonical) !== r.hash)
+    return problem(
+      'content',
+      fill('audit.contentChanged', 'record {record} (client {client}, seq {seq}): its content does not match its hash (changed after it was written)', named),
+    );
+  if ((r.prevHash ?? null) !== (before ? before.hash : null))
+    return problem(
+      'link',
+      fill('audit.linkBroken', 'record {record} (client {client}, seq {seq}): its link does not match the hash of the record before it', named),
+    );
   return null;
+}
+/** A record found further on than its seq's place: written after the record that follows it. */
+export function writtenLater(clientId: number | null, r: LinkRecord, expected: number, at: number): ChainProblem {
+  return {
+    clientId,
+    seq: r.seq,
+    id: r.id,
+    kind: 'order',
+    ...fill(
+      'audit.writtenLater',
+      'record {record} (client {client}, seq {seq}): out of order (seq {expected} expected; that is record {at}, written after it)',
+      {
+        record: r.id,
+        client: clientId ?? 'none',
+        seq: r.seq,
+        expected,
+        at,
+      },
+    ),
+  };
 }
 /** The signed head against the chain as read: its signature, and that the chain holds its record unchanged. */
 export function checkHead(
@@ -60,13 +112,33 @@ export function checkHead(
   atHead: LinkRecord | null,
   publicKey: KeyObject | string | null,
 ): ChainProblem | null {
-  const named = `the signed head of client ${clientId ?? 'none'} (seq ${head.seq}, signed ${head.signedAt})`;
-  const problem = (message: string): ChainProblem => ({ clientId, seq: head.seq, id: atHead?.id ?? null, kind: 'head', message });
-  if (publicKey && !headSignatureValid(head, publicKey)) return problem(`${named}: its signature is not valid for this key`);
+  const named = { client: clientId ?? 'none', seq: head.seq, signedAt: head.signedAt };
+  const problem = (said: Sentence): ChainProblem => ({ clientId, seq: head.seq, id: atHead?.id ?? null, kind: 'head', ...said });
+  if (publicKey && !headSignatureValid(head, publicKey))
+    return problem(
+      fill('audit.headSignatureInvalid', 'the signed head of client {client} (seq {seq}, signed {signedAt}): its signature is not valid for this key', named),
+    );
   if (!last || last.seq < head.seq)
-    return { ...problem(`${named}: the chain ends at seq ${last?.seq ?? 0}; records at its end were deleted`), kind: 'missing' };
+    return {
+      ...problem(
+        fill(
+          'audit.headChainEnds',
+          'the signed head of client {client} (seq {seq}, signed {signedAt}): the chain ends at seq {last}; records at its end were deleted',
+          { ...named, last: last?.seq ?? 0 },
+        ),
+      ),
+      kind: 'missing',
+    };
   if (!atHead || atHead.hash !== head.hash)
-    return problem(`${named}: the record at seq ${head.seq}${atHead ? ` (id ${atHead.id})` : ''} is not the one signed`);
+    return problem(
+      atHead
+        ? fill(
+            'audit.headRecordNotSigned',
+            'the signed head of client {client} (seq {seq}, signed {signedAt}): the record at seq {seq} (id {id}) is not the one signed',
+            { ...named, id: atHead.id },
+          )
+        : fill('audit.headNoRecord', 'the signed head of client {client} (seq {seq}, signed {signedAt}): the record at seq {seq} is not the one signed', named),
+    );
   return null;
 }
 
@@ -101,12 +173,7 @@ export async function verifyChains(db: Db, publicKey: KeyObject | string | null,
           // a seq skipped here may be further on (records moved) rather than gone
           const expected = (before?.seq ?? 0) + 1;
           const at = await recordIdAt(db, chain, expected);
-          if (at !== undefined)
-            problem = {
-              ...problem,
-              kind: 'order',
-              message: `record ${r.id} (client ${clientId ?? 'none'}, seq ${r.seq}): out of order (seq ${expected} expected; that is record ${at}, written after it)`,
-            };
+          if (at !== undefined) problem = writtenLater(clientId, r, expected, Number(at));
         }
         if (problem) return { ok: false, chains: chains.length, records, upTo, head, problem };
         records++;

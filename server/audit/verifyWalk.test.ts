@@ -113,6 +113,9 @@ describe('verifyChains walks the chains in the database', () => {
       id: changed.id,
       kind: 'content',
       message: `${named(A, changed)}: its content does not match its hash (changed after it was written)`,
+      // issue 48: its key and values, said in the auditor's language on the activity report
+      code: 'audit.contentChanged',
+      values: { record: changed.id, client: A, seq: 4 },
     });
     // the whole trail stops at the same record; the chains walked before it count
     const all = await walkAfter((tx) => tx.query(`update audit_log set actor = 'nobody' where id = $1`, [changed.id]), 'all');
@@ -136,12 +139,22 @@ describe('verifyChains walks the chains in the database', () => {
       id: forged.id,
       kind: 'link',
       message: `${named(A, forged)}: its link does not match the hash of the record before it`,
+      code: 'audit.linkBroken',
+      values: { record: forged.id, client: A, seq: 5 },
     });
   });
 
   it('names the record after a removed one, and the records missing before it', async () => {
     const r = await walkAfter((tx) => tx.query('delete from audit_log where id = $1', [a()[2].id]), { clientId: A });
-    expect(r.problem).toEqual({ clientId: A, seq: 4, id: a()[3].id, kind: 'missing', message: `${named(A, a()[3])}: record seq 3 is missing before it` });
+    expect(r.problem).toEqual({
+      clientId: A,
+      seq: 4,
+      id: a()[3].id,
+      kind: 'missing',
+      message: `${named(A, a()[3])}: record seq 3 is missing before it`,
+      code: 'audit.recordMissing',
+      values: { record: a()[3].id, client: A, seq: 4, expected: 3 },
+    });
     expect(r.records).toBe(2);
     const two = await walkAfter((tx) => tx.query('delete from audit_log where id = any($1)', [[a()[2].id, a()[3].id]]), { clientId: A });
     expect(two.problem).toMatchObject({ id: a()[4].id, kind: 'missing', message: `${named(A, a()[4])}: records seq 3–4 are missing before it` });
@@ -167,6 +180,8 @@ describe('verifyChains walks the chains in the database', () => {
       id: x.id,
       kind: 'order',
       message: `record ${x.id} (client ${A}, seq ${y.seq}): out of order (seq ${x.seq} expected; that is record ${y.id}, written after it)`,
+      code: 'audit.writtenLater',
+      values: { record: x.id, client: A, seq: y.seq, expected: x.seq, at: y.id },
     });
     // the same in the chain of records of no client, named as such
     const [n1, n2] = rows.get(null)!;
@@ -185,6 +200,8 @@ describe('verifyChains walks the chains in the database', () => {
       id: n1.id,
       kind: 'order',
       message: `record ${n1.id} (client none, seq 2): out of order (seq 1 expected; that is record ${n2.id}, written after it)`,
+      code: 'audit.writtenLater',
+      values: { record: n1.id, client: 'none', seq: 2, expected: 1, at: n2.id },
     });
     // a seq skipped that no record holds is missing, not out of order (the look-up finds nothing)
     const moved = await walkAfter((tx) => tx.query('update audit_log set seq = 40 where id = $1', [x.id]), { clientId: A });

@@ -14,7 +14,7 @@ import type { KeyObject } from 'node:crypto';
 import type { Db } from '../db/db';
 import { lastSeq, recordsAt } from '../db/queries/auditChain';
 import { chainOf, headSignatureValid, type SignedHead } from './heads';
-import type { ChainProblem } from './verify';
+import type { ChainProblemText } from './verify';
 
 const FILE = /^client-(none|[1-9][0-9]{0,9})\.ndjson$/;
 export const witnessFile = (clientId: number | null) => `client-${clientId ?? 'none'}.ndjson`;
@@ -115,7 +115,8 @@ export interface WitnessReport {
   /** heads compared */
   heads: number;
   chains: number;
-  problem: ChainProblem | null;
+  /** the first problem, in the command line's words (`npm run audit -- verify --witness`) */
+  problem: ChainProblemText | null;
 }
 
 /**
@@ -126,7 +127,7 @@ export interface WitnessReport {
 export async function verifyAgainstWitness(db: Db, publicKey: KeyObject | string | null, dir: string): Promise<WitnessReport> {
   const { chains, malformed } = readWitness(dir);
   let compared = 0;
-  const fail = (problem: ChainProblem): WitnessReport => ({ ok: false, heads: compared, chains: chains.size, problem });
+  const fail = (problem: ChainProblemText): WitnessReport => ({ ok: false, heads: compared, chains: chains.size, problem });
   if (malformed.length)
     return fail({
       clientId: null,

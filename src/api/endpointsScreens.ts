@@ -351,7 +351,8 @@ export const AuditChainReport = type({
   records: integer(),
   upTo: nullable(type({ seq: integer(), id: integer(), at: string() })),
   head: nullable(type({ seq: integer(), signedAt: string() })),
-  problem: nullable(type({ message: string() })),
+  /** what is wrong, with its sentence's key and values (issue 48: said in the auditor's language) */
+  problem: nullable(type({ message: string(), code: optional(SentenceKey), values: optional(SentenceValues) })),
   /** issue 45: the last head written to the witness outside the database (null: none, or no witness configured) */
   witnessed: optional(nullable(type({ seq: integer(), signedAt: string() }))),
   /** whether the installation keeps a witness at all (AUDIT_WITNESS_DIR) */

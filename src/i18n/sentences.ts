@@ -337,6 +337,18 @@ export const zhSentences: Record<string, string> = {
   'request.lengthMismatch': '请求体大小与 Content-Length 不符',
   'request.emptyJsonBody': 'content-type 为 application/json 时请求体不能为空',
   'request.notDecompressed': '无法按所给编码解压请求体',
+  // the audit chain's problems (server/audit/verify.ts), shown on the activity report
+  'audit.recordMissing': '记录 {record}（客户 {client}，序号 {seq}）：其前的序号 {expected} 记录缺失',
+  'audit.recordsMissing': '记录 {record}（客户 {client}，序号 {seq}）：其前的序号 {expected}–{last} 记录缺失',
+  'audit.outOfOrder': '记录 {record}（客户 {client}，序号 {seq}）：顺序错乱（应为序号 {expected}）',
+  'audit.idNotAfter': '记录 {record}（客户 {client}，序号 {seq}）：顺序错乱（其 ID 不在记录 {before}（序号 {beforeSeq}）之后）',
+  'audit.contentChanged': '记录 {record}（客户 {client}，序号 {seq}）：内容与其哈希不符（写入后被改动）',
+  'audit.linkBroken': '记录 {record}（客户 {client}，序号 {seq}）：链接与前一条记录的哈希不符',
+  'audit.writtenLater': '记录 {record}（客户 {client}，序号 {seq}）：顺序错乱（应为序号 {expected}；那是记录 {at}，写在它之后）',
+  'audit.headSignatureInvalid': '客户 {client} 的签名链头（序号 {seq}，签于 {signedAt}）：其签名对此密钥无效',
+  'audit.headChainEnds': '客户 {client} 的签名链头（序号 {seq}，签于 {signedAt}）：链止于序号 {last}；末尾的记录已被删除',
+  'audit.headRecordNotSigned': '客户 {client} 的签名链头（序号 {seq}，签于 {signedAt}）：序号 {seq} 的记录（ID {id}）不是被签名的那条',
+  'audit.headNoRecord': '客户 {client} 的签名链头（序号 {seq}，签于 {signedAt}）：序号 {seq} 的记录不是被签名的那条',
   // the live connection's refusals (server/realtime: an ERROR frame's code and values)
   'stomp.connectTimeout': '连接超时',
   'stomp.internalError': '内部错误',

@@ -6,7 +6,7 @@ import type { AuditChainReport } from '../../hooks/answers';
 import type { ServerFile } from '../../hooks/answers';
 import { useReading } from '../../hooks/useReading';
 import { useCommand } from '../../hooks/useCommand';
-import { tx, useLocale } from '../../i18n';
+import { say, tx, useLocale } from '../../i18n';
 import { activityReport, uiErrors } from '../../resources';
 import { ListScreen } from '../../ui/ListScreen';
 import { saveFile } from '../../ui/saveFile';
@@ -43,7 +43,11 @@ function AuditChain() {
       ? tx('The audit chain could not be checked.')
       : tx('Checking the audit chain…')
     : !r.ok
-      ? tx('The audit chain is broken: {problem}', { problem: r.problem?.message ?? '' })
+      ? tx('The audit chain is broken: {problem}', {
+          problem: r.problem
+            ? say(r.problem.code ? { message: r.problem.message, code: r.problem.code, values: r.problem.values ?? {} } : r.problem.message)
+            : '',
+        })
       : !r.upTo
         ? tx('No changes recorded yet.')
         : r.records === 1
