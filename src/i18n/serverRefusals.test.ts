@@ -2,6 +2,7 @@
 // console says them in zh-CN by the key, never by looking their English up. Against the real server: a walk of every
 // route Fastify registers (a record that is not there, a privilege the caller lacks), then a table of the refusals the
 // last review named (second factors, divisions, the catalogue's generic writes, a fixed refusal).
+import type { InjectOptions } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   API,
@@ -90,6 +91,11 @@ describe("every route's refusal, said by its key", () => {
 });
 
 describe('the refusals the review named, said in zh-CN by their key', () => {
+  /** A request straight to fastify (what it refuses before any route, or a body no client of ours would send). */
+  const injected = async (opts: InjectOptions) => {
+    const r = await s.app.inject(opts);
+    return { status: r.statusCode, body: r.json() };
+  };
   const TABLE: Array<{
     what: string;
     ask: () => Promise<{ status: number; body: any }>;
@@ -209,20 +215,14 @@ describe('the refusals the review named, said in zh-CN by their key', () => {
     },
     {
       what: "a body of a media type no route takes (fastify's own refusal)",
-      ask: async () => {
-        const r = await s.app.inject({ method: 'POST', url: API.login, headers: { 'content-type': 'text/csv' }, payload: 'x' });
-        return { status: r.statusCode, body: r.json() };
-      },
+      ask: () => injected({ method: 'POST', url: API.login, headers: { 'content-type': 'text/csv' }, payload: 'x' }),
       status: 415,
       code: 'request.unsupportedMediaType',
       zh: '不支持的媒体类型',
     },
     {
       what: "an address that does not decode (fastify's own, before any route)",
-      ask: async () => {
-        const r = await s.app.inject({ method: 'GET', url: `${API.doors}/%zz` });
-        return { status: r.statusCode, body: r.json() };
-      },
+      ask: () => injected({ method: 'GET', url: `${API.doors}/%zz` }),
       status: 400,
       field: '(url)',
       code: 'request.badUrl',
@@ -230,10 +230,7 @@ describe('the refusals the review named, said in zh-CN by their key', () => {
     },
     {
       what: 'a path part longer than a route takes',
-      ask: async () => {
-        const r = await s.app.inject({ method: 'GET', url: `${API.doors}/${'9'.repeat(120)}` });
-        return { status: r.statusCode, body: r.json() };
-      },
+      ask: () => injected({ method: 'GET', url: `${API.doors}/${'9'.repeat(120)}` }),
       status: 414,
       field: '(url)',
       code: 'request.pathPartTooLong',
@@ -241,15 +238,13 @@ describe('the refusals the review named, said in zh-CN by their key', () => {
     },
     {
       what: 'a body in a compression the server does not take',
-      ask: async () => {
-        const r = await s.app.inject({
+      ask: () =>
+        injected({
           method: 'POST',
           url: API.login,
           headers: { 'content-type': 'application/json', 'content-encoding': 'zstd-x' },
           payload: '{}',
-        });
-        return { status: r.statusCode, body: r.json() };
-      },
+        }),
       status: 415,
       field: '(body)',
       code: 'request.unsupportedEncoding',
@@ -257,15 +252,13 @@ describe('the refusals the review named, said in zh-CN by their key', () => {
     },
     {
       what: 'a gzip body that does not unpack',
-      ask: async () => {
-        const r = await s.app.inject({
+      ask: () =>
+        injected({
           method: 'POST',
           url: API.login,
           headers: { 'content-type': 'application/json', 'content-encoding': 'gzip' },
           payload: 'not gzip',
-        });
-        return { status: r.statusCode, body: r.json() };
-      },
+        }),
       status: 400,
       field: '(body)',
       code: 'request.notDecompressed',
