@@ -377,6 +377,7 @@ export const zhText: Record<string, string> = {
   diverged: '已偏离',
   'not replayed': '未回放',
   'Refresh recorded sessions': '刷新已录制的会话',
+  'Recorded sessions': '已录制的会话',
   'The recorded sessions could not be loaded.': '无法加载已录制的会话。',
   'No session has been recorded yet: one session in ten uploads its journal.': '尚未录制任何会话：每十个会话中有一个会上传其日志。',
   User: '用户',

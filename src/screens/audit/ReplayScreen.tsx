@@ -62,7 +62,8 @@ function RecordedSessions({ busy, opening, onOpen }: { busy: boolean; opening: s
   return (
     <Card data-testid="recorded-sessions">
       <h4 className={Classes.HEADING}>
-        Recorded sessions <Button small minimal icon="refresh" aria-label={tx('Refresh recorded sessions')} onClick={list.reload} disabled={list.busy} />
+        {tx('Recorded sessions')}{' '}
+        <Button small minimal icon="refresh" aria-label={tx('Refresh recorded sessions')} onClick={list.reload} disabled={list.busy} />
       </h4>
       {list.busy && <Spinner size={20} />}
       {list.failed && <Callout intent={Intent.WARNING}>{tx('The recorded sessions could not be loaded.')}</Callout>}
@@ -85,7 +86,7 @@ function RecordedSessions({ busy, opening, onOpen }: { busy: boolean; opening: s
             </thead>
             <tbody>
               {list.output.items.map((r) => (
-                <tr key={r.id} data-testid="recorded-session">
+                <tr key={r.id} data-testid="recorded-session" data-recording={r.id}>
                   <td>
                     {r.name} <span className={Classes.TEXT_MUTED}>({r.username})</span>
                   </td>
