@@ -104,10 +104,14 @@ describe('live events during a resync', () => {
       if (items.some((i) => i.input.message.startsWith('stream '))) streamed++;
       return recordMany(items, lane);
     };
+    // each stream event's answer: one refused to be sent again (503 ingest.sendAgain, or a batch that waited longer than
+    // ORDER_WAIT_MS for the one before it, two being in flight) is sent again at the end, as an edge resends it
+    const sent: { body: unknown; answer: Promise<{ status: number; body: unknown }> }[] = [];
     feed = async () => {
       if (++writes > 40) return; // (bounded: the test ends either way)
       const want = streamed + 1;
-      void post(1, batch(1, b + n++, 1, false, 'stream'));
+      const body = batch(1, b + n++, 1, false, 'stream');
+      sent.push({ body, answer: post(1, body) });
       await until('the live event queued', () => streamed >= want);
     };
     try {
@@ -119,6 +123,11 @@ describe('live events during a resync', () => {
     } finally {
       feed = null;
       pipeline.recordMany = recordMany;
+    }
+    for (const x of sent) {
+      let r = await x.answer;
+      for (let again = 0; r.status !== 200 && again < 5; again++) r = await post(1, x.body);
+      expect(r.status, JSON.stringify(r.body)).toBe(200);
     }
     await until('the stream stored', async () => (await ids('stream')).length === n);
   });
