@@ -13,7 +13,7 @@ export interface Frame {
 }
 
 /** Why a frame is refused, as a sentence (issue 48: the ERROR frame carries its key; the English is STOMP's `message`). */
-const FRAME_SAID = {
+export const FRAME_SAID = {
   'Malformed frame': fill('stomp.malformedFrame', 'Malformed frame', {}),
   'Frame too large': fill('stomp.frameTooLarge', 'Frame too large', {}),
   'Too many headers': fill('stomp.tooManyHeaders', 'Too many headers', {}),

@@ -11,7 +11,7 @@ import {
   type Violation,
 } from '../../contract';
 import { fill, type Sentence } from '../../contract/messages';
-import { FrameError, FrameParser, messageFrames, serialize, type Frame, type Headers } from './frame';
+import { FRAME_SAID, FrameError, FrameParser, messageFrames, serialize, type Frame, type Headers } from './frame';
 
 /**
  * Why a frame or a session is refused (issue 48): each ERROR frame says its sentence's key in a `code` header and its
@@ -22,7 +22,7 @@ const SAID = {
   connectTimeout: fill('stomp.connectTimeout', 'Connect timeout', {}),
   internal: fill('stomp.internalError', 'Internal error', {}),
   notConnected: fill('stomp.notConnected', 'Not connected', {}),
-  malformed: fill('stomp.malformedFrame', 'Malformed frame', {}),
+  malformed: FRAME_SAID['Malformed frame'],
   versions: fill('stomp.versions', 'Supported protocol versions are 1.2', {}),
   unauthorized: fill('stomp.unauthorized', 'Unauthorized', {}),
   alreadyConnected: fill('stomp.alreadyConnected', 'Already connected', {}),
