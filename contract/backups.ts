@@ -60,8 +60,17 @@ export const RestoreOutcome = type({
   by: nullable(string()),
   restored: nullable(boolean()),
   problem: nullable(string()),
+  /** issue 48: the problem as a sentence (its key and values), which the console says in the operator's language */
+  problemCode: optional(SentenceKey),
+  problemValues: optional(SentenceValues),
 });
 export type RestoreOutcome = Infer<typeof RestoreOutcome>;
+/** A restore's end as it is recorded: whether it restored, and its problem with its key beside its English. */
+export const restoreSettled = (restored: boolean, problem: Sentence | null): Pick<RestoreOutcome, 'restored' | 'problem' | 'problemCode' | 'problemValues'> =>
+  problem ? { restored, problem: problem.message, problemCode: problem.code, problemValues: problem.values } : { restored, problem: null };
+/** Why the last restore did not happen: its sentence when the server said it with its key, else its English (none: null). */
+export const restoreProblem = (o: Pick<RestoreOutcome, 'problem' | 'problemCode' | 'problemValues'>): string | Sentence | null =>
+  o.problemCode ? { message: o.problem ?? '', code: o.problemCode, values: o.problemValues ?? {} } : o.problem;
 
 export const BackupList = type({
   /** false where this server cannot take them: `reason` says why (on PostgreSQL without pg_dump: what to install) */

@@ -2,7 +2,7 @@
 // serve the console, the REST API and the real-time endpoints on one port.
 import { mkdirSync } from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
-import { API, webhookBackoffMs } from '../contract';
+import { API, fill, webhookBackoffMs, type Sentence } from '../contract';
 import { buildServer, trustProxyOf } from './app';
 import { recoverInterruptedRestore, replaceDataDir } from './backup/backups';
 import { checkDataDir, dataDirHolder, holdDataDir, openDb, type Db } from './db/db';
@@ -99,7 +99,7 @@ async function main() {
   // a restore (server/backup/routes.ts): the services stop, the data directory is replaced by the backup's image (put
   // back when it does not open), brought up to date, and the services start again on the same port
   let restarting = false;
-  async function restart(image: string, after: (restored: Db) => Promise<void>, settled: (restored: boolean, problem: string | null) => void) {
+  async function restart(image: string, after: (restored: Db) => Promise<void>, settled: (restored: boolean, problem: Sentence | null) => void) {
     if (restarting) return;
     restarting = true;
     try {
@@ -115,7 +115,12 @@ async function main() {
       } else console.error(`The backup did not open (${next.problem}): the database is as it was.`);
       app = await build(db);
       await app.listen({ port, host });
-      settled(next.restored, next.restored ? null : `The backup did not open (${next.problem ?? 'unknown'}): the database is as it was.`);
+      settled(
+        next.restored,
+        next.restored
+          ? null
+          : fill('backup.didNotOpen', 'The backup did not open ({problem}): the database is as it was.', { problem: next.problem ?? 'unknown' }),
+      );
       console.log(next.restored ? 'Restored: Gatehouse is running again with the backup.' : 'Gatehouse is running again without the restore.');
     } catch (e) {
       console.error('The restore failed and the server cannot go on:', e);

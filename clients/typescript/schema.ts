@@ -361,6 +361,8 @@ export interface paths {
                                 backupId: string;
                                 by: string | null;
                                 problem: string | null;
+                                problemCode?: string;
+                                problemValues?: Record<string, never>;
                                 restored: boolean | null;
                             } | null;
                             reason: string | null;

@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { API, autoBackupResource, backupTakenAt } from '../../contract';
+import { API, autoBackupResource, backupTakenAt, fill, type Sentence } from '../../contract';
 import { openPglite } from '../db/db';
 import { startTestServer, type TestServer } from '../testkit';
 import { autoBackupDue, inspectImage, latestSchema, listBackups, pruneAutoBackups, recoverInterruptedRestore, replaceDataDir, takeBackup } from './backups';
@@ -17,7 +17,7 @@ import { findPgTools, serverMajor } from './postgres';
 let s: TestServer;
 let admin: string, harbour: string, operator: string;
 const dir = mkdtempSync(join(tmpdir(), 'gh-backups-'));
-const restarts: { image: string; after: (db: any) => Promise<void>; settled: (restored: boolean, problem: string | null) => void }[] = [];
+const restarts: { image: string; after: (db: any) => Promise<void>; settled: (restored: boolean, problem: Sentence | null) => void }[] = [];
 // the embedded database's backups are tested on PGlite, what PostgreSQL says instead on PostgreSQL: each set is
 // registered on its engine only (nothing is reported skipped)
 const pglite = !process.env.DATABASE_URL;
@@ -92,7 +92,9 @@ if (pglite)
       // a PostgreSQL backup (a pg_dump archive) is not this server's: said so
       const archive = await upload(admin, Buffer.concat([Buffer.from('PGDMP'), Buffer.alloc(64, 1)]), 'application/octet-stream');
       expect(archive.status).toBe(400);
-      expect((await archive.json()).violations).toEqual([{ field: 'file', message: expect.stringContaining('is a backup of PostgreSQL') }]);
+      expect((await archive.json()).violations).toEqual([
+        { field: 'file', message: expect.stringContaining('is a backup of PostgreSQL'), code: 'backup.pgNotPglite', values: {} },
+      ]);
       expect((await upload(harbour, Buffer.from('x'))).status).toBe(403);
       expect(listBackups(dir).length).toBe(before);
       // one this server made comes back as an uploaded backup
@@ -155,8 +157,14 @@ if (pglite)
       // the list says how it went: under way until the restart settles, then restored, or the database as it was
       const outcome = async () => (await s.call('GET', API.backups, { token: admin })).body.lastRestore;
       expect(await outcome()).toMatchObject({ backupId: chosen.id, by: 'admin', restored: null, problem: null });
-      restarts[0].settled(false, 'The backup did not open (bad tar): the database is as it was.');
-      expect(await outcome()).toMatchObject({ backupId: chosen.id, restored: false, problem: 'The backup did not open (bad tar): the database is as it was.' });
+      restarts[0].settled(false, fill('backup.didNotOpen', 'The backup did not open ({problem}): the database is as it was.', { problem: 'bad tar' }));
+      expect(await outcome()).toMatchObject({
+        backupId: chosen.id,
+        restored: false,
+        problem: 'The backup did not open (bad tar): the database is as it was.',
+        problemCode: 'backup.didNotOpen',
+        problemValues: { problem: 'bad tar' },
+      });
       restarts[0].settled(true, null);
       expect(await outcome()).toMatchObject({ backupId: chosen.id, restored: true, problem: null });
     }, 120_000);
@@ -207,15 +215,15 @@ if (!pglite)
       // a gzip, as the embedded database's images are
       expect(await named(await upload(admin, gzipSync(Buffer.from('an image of the embedded database'))))).toEqual({
         status: 400,
-        violations: [{ field: 'file', message: expect.stringContaining('as backups of the embedded database are') }],
+        violations: [{ field: 'file', message: expect.stringContaining('as backups of the embedded database are'), code: 'backup.pgliteNotPg', values: {} }],
       });
       expect(await named(await upload(admin, Buffer.from('not a backup at all'), 'application/octet-stream'))).toEqual({
         status: 400,
-        violations: [{ field: 'file', message: expect.stringContaining('is not a Gatehouse backup') }],
+        violations: [{ field: 'file', message: expect.stringContaining('is not a Gatehouse backup'), code: 'backup.notPgDump', values: {} }],
       });
       expect(await named(await upload(admin, Buffer.concat([Buffer.from('PGDMP'), Buffer.alloc(200, 7)]), 'application/octet-stream'))).toEqual({
         status: 400,
-        violations: [{ field: 'file', message: expect.stringContaining('pg_restore does not read it') }],
+        violations: [{ field: 'file', message: expect.stringContaining('pg_restore does not read it'), code: 'backup.notGatehouseDump', values: {} }],
       });
       expect((await named(await upload(admin, Buffer.alloc(0), 'application/octet-stream'))).status).toBe(400);
       expect(listBackups(dir, 'postgres').length).toBe(before);
@@ -278,7 +286,12 @@ if (!pglite)
       expect(r.status).toBe(202);
       await expect.poll(async () => (await s.call('GET', API.backups, { token: admin })).body.lastRestore?.restored, { timeout: 60_000 }).toBe(false);
       const outcome = (await s.call('GET', API.backups, { token: admin })).body.lastRestore;
-      expect(outcome.problem).toMatch(/did not restore .*the database is as it was/);
+      expect(outcome.problem).toMatch(/did not restore \(pg_restore failed \(exit \d+\): .+\): the database is as it was/);
+      // said by its key, pg_restore's own words a value inside (issue 48)
+      expect(outcome).toMatchObject({
+        problemCode: 'backup.notRestored',
+        problemValues: { 'problem:code': 'backup.toolFailed', 'problem.tool': 'pg_restore' },
+      });
       // nothing ended: the console session that asked goes on
       expect((await s.call('GET', API.backups, { token: admin })).status).toBe(200);
     }, 120_000);

@@ -34,13 +34,22 @@ import { Worker } from 'node:worker_threads';
 import { createGzip, gzip } from 'node:zlib';
 import * as tar from 'tar';
 import { is } from 'superstruct';
-import { BACKUP_ID, BACKUP_UPLOAD_MAX_BYTES, BackupInfo, RestoreOutcome, type BackupEngine, type BackupKind } from '../../contract';
+import {
+  BACKUP_ID,
+  BACKUP_UPLOAD_MAX_BYTES,
+  BackupInfo,
+  RestoreOutcome,
+  sentenceValue,
+  type BackupEngine,
+  type BackupKind,
+  type Sentence,
+} from '../../contract';
 import { openPglite, type Db } from '../db/db';
 import { autoBackupSettingsRow, schemaVersionOf } from '../db/queries/backup';
 import { loadMigrations } from '../db/migrate';
 import { piped } from '../streams';
 import { HttpError, fill, INVALID_REQUEST } from '../http/kit';
-import { PGDMP_MAGIC, connectionOf, findPgTools, noTools, pgArchiveSchema, pgArchiveWhole, pgDump, type PgTools } from './postgres';
+import { PGDMP_MAGIC, connectionOf, findPgTools, noTools, pgArchiveSchema, pgArchiveWhole, pgDump, toolProblem, type PgTools } from './postgres';
 
 const gzipAsync = promisify(gzip);
 
@@ -166,7 +175,7 @@ async function takePgBackup(db: Db, dir: string, kind: BackupKind, takenBy: stri
     await pgDump(tools, conn, part);
   } catch (e) {
     rmSync(part, { force: true });
-    throw new HttpError(503, fill('backup.notTaken', 'The backup could not be taken: {problem}', { problem: (e as Error).message }));
+    throw new HttpError(503, fill('backup.notTaken', 'The backup could not be taken: {problem}', sentenceValue('problem', toolProblem(e))));
   }
   const info: BackupInfo = { id, takenAt: at.toISOString(), kind, takenBy, bytes: statSync(part).size, schemaVersion, engine: 'postgres' };
   store(dir, id, null, info);
@@ -186,11 +195,19 @@ export function pruneAutoBackups(dir: string, keep: number, engine: BackupEngine
   return autos.slice(keep).map((b) => deleteBackup(dir, b.id, engine).id);
 }
 
-const badFile = (message: string) => new HttpError(400, INVALID_REQUEST, [{ field: 'file', message }]);
-const PG_NOT_PGLITE =
-  'is a backup of PostgreSQL (a pg_dump archive): this server keeps its data in the embedded database and restores only its .tar.gz backups';
-const PGLITE_NOT_PG =
-  'is a gzip file, as backups of the embedded database are (.tar.gz): this server keeps its data in PostgreSQL and restores only pg_dump archives (.dump) of it';
+const badFile = (said: Sentence) => new HttpError(400, INVALID_REQUEST, [{ field: 'file', ...said }]);
+const PG_NOT_PGLITE = fill(
+  'backup.pgNotPglite',
+  'is a backup of PostgreSQL (a pg_dump archive): this server keeps its data in the embedded database and restores only its .tar.gz backups',
+  {},
+);
+const PGLITE_NOT_PG = fill(
+  'backup.pgliteNotPg',
+  'is a gzip file, as backups of the embedded database are (.tar.gz): this server keeps its data in PostgreSQL and restores only pg_dump archives (.dump) of it',
+  {},
+);
+const newerSchema = (version: number) =>
+  fill('backup.newerSchema', 'was made by a newer Gatehouse (database version {version}; this server knows up to {known})', { version, known: latestSchema() });
 
 /**
  * What a pg_dump archive holds (its newest migration), read by pg_restore. A PGlite image, not an archive, not a
@@ -205,12 +222,12 @@ export async function inspectPgArchive(tools: PgTools, file: string): Promise<nu
     closeSync(fd);
   }
   if (head[0] === 0x1f && head[1] === 0x8b) throw badFile(PGLITE_NOT_PG);
-  if (!head.equals(PGDMP_MAGIC)) throw badFile('is not a Gatehouse backup (a .dump this server made with pg_dump)');
+  if (!head.equals(PGDMP_MAGIC)) throw badFile(fill('backup.notPgDump', 'is not a Gatehouse backup (a .dump this server made with pg_dump)', {}));
   const schemaVersion = await pgArchiveSchema(tools, file);
-  if (!schemaVersion) throw badFile('is not a Gatehouse backup: pg_restore does not read it as a Gatehouse database');
-  if (schemaVersion > latestSchema())
-    throw badFile(`was made by a newer Gatehouse (database version ${schemaVersion}; this server knows up to ${latestSchema()})`);
-  if (!(await pgArchiveWhole(tools, file))) throw badFile('is not a whole backup: pg_restore cannot read it to the end (the file is cut short or damaged)');
+  if (!schemaVersion) throw badFile(fill('backup.notGatehouseDump', 'is not a Gatehouse backup: pg_restore does not read it as a Gatehouse database', {}));
+  if (schemaVersion > latestSchema()) throw badFile(newerSchema(schemaVersion));
+  if (!(await pgArchiveWhole(tools, file)))
+    throw badFile(fill('backup.dumpNotWhole', 'is not a whole backup: pg_restore cannot read it to the end (the file is cut short or damaged)', {}));
   return schemaVersion;
 }
 
@@ -227,19 +244,18 @@ export const INSPECT_TIMEOUT_MS = 120_000;
  * not newer than this server's.
  */
 export async function inspectImage(path: string): Promise<{ schemaVersion: number; clients: number }> {
-  const bad = (message: string) => new HttpError(400, INVALID_REQUEST, [{ field: 'file', message }]);
   const magic = new Uint8Array(await (await fileBlob(path)).slice(0, 5).arrayBuffer());
-  if (Buffer.from(magic).equals(PGDMP_MAGIC)) throw bad(PG_NOT_PGLITE);
-  if (magic.length < 2 || magic[0] !== 0x1f || magic[1] !== 0x8b) throw bad('is not a Gatehouse backup (a .tar.gz this server made)');
+  if (Buffer.from(magic).equals(PGDMP_MAGIC)) throw badFile(PG_NOT_PGLITE);
+  if (magic.length < 2 || magic[0] !== 0x1f || magic[1] !== 0x8b)
+    throw badFile(fill('backup.notTarGz', 'is not a Gatehouse backup (a .tar.gz this server made)', {}));
   let opened: { schemaVersion: number; clients: number };
   try {
     opened = await openedApart(path);
   } catch {
-    throw bad('is not a Gatehouse backup: its database does not open (the file is cut short or damaged)');
+    throw badFile(fill('backup.imageDamaged', 'is not a Gatehouse backup: its database does not open (the file is cut short or damaged)', {}));
   }
-  if (!opened.schemaVersion) throw bad('is not a Gatehouse backup: its database does not open');
-  if (opened.schemaVersion > latestSchema())
-    throw bad(`was made by a newer Gatehouse (database version ${opened.schemaVersion}; this server knows up to ${latestSchema()})`);
+  if (!opened.schemaVersion) throw badFile(fill('backup.imageNotGatehouse', 'is not a Gatehouse backup: its database does not open', {}));
+  if (opened.schemaVersion > latestSchema()) throw badFile(newerSchema(opened.schemaVersion));
   return opened;
 }
 

@@ -56,6 +56,7 @@ const upload = async (body: Buffer) => {
 };
 /** A gzip that does not unpack: refused as it streamed, by its key, never opened in a worker to check it. */
 const GZIP_DAMAGED = 'backup.gzipDamaged';
+const IMAGE_DAMAGED = 'backup.imageDamaged';
 const serving = async () => (await s.call('GET', API.health)).status === 200 && (await s.call('GET', API.me, { token: admin })).status === 200;
 const kept = () => readdirSync(dir).filter((f) => f.endsWith('.tar.gz') || f.endsWith('.part'));
 
@@ -83,11 +84,15 @@ if (pglite)
         return c;
       };
       // the gzip layer's damage is known as it streams (its key); the tar's only once its database is opened
-      const broken: [string, Buffer, string | undefined][] = [
+      const broken: [string, Buffer, string][] = [
         ['gzip: deflate data damaged in the middle', flip(image, Math.floor(image.length / 2)), GZIP_DAMAGED],
         ['gzip: its trailer (CRC and length) damaged', flip(image, image.length - 8, 8), GZIP_DAMAGED],
-        ['tar: cut in the middle of a member', gzipSync(tar.subarray(0, Math.floor(tar.length / 3)), { level: 1 }), undefined],
-        ['tar: a member header in the middle damaged', gzipSync(flip(tar, memberHeaderNear(tar, Math.floor(tar.length / 2)), 512), { level: 1 }), undefined],
+        ['tar: cut in the middle of a member', gzipSync(tar.subarray(0, Math.floor(tar.length / 3)), { level: 1 }), IMAGE_DAMAGED],
+        [
+          'tar: a member header in the middle damaged',
+          gzipSync(flip(tar, memberHeaderNear(tar, Math.floor(tar.length / 2)), 512), { level: 1 }),
+          IMAGE_DAMAGED,
+        ],
       ];
       for (const [what, body, code] of broken) {
         const r = await upload(body);

@@ -108,17 +108,34 @@ export async function connectionOf(db: Db, url: string): Promise<{ dbname: strin
   return { dbname: u.toString(), env: { ...process.env, ...(password ? { PGPASSWORD: password } : {}), PGAPPNAME: 'gatehouse-backup' } };
 }
 
+/** A backup tool that did not start or ended badly: its sentence (issue 48), the tool's own words kept as a value. */
+export class ToolFailed extends Error {
+  constructor(readonly said: Sentence) {
+    super(said.message);
+  }
+}
+/** What went wrong, as a sentence when it is a tool's failure (its key), else the error's own words (the database's). */
+export const toolProblem = (e: unknown): string | Sentence => (e instanceof ToolFailed ? e.said : (e as Error).message);
+
 /** Waits for a child process; a non-zero exit throws with what it said on stderr (its last 2,000 characters). */
-function finished(child: ReturnType<typeof spawn>, what: string): Promise<void> {
+function finished(child: ReturnType<typeof spawn>, tool: string): Promise<void> {
   let said = '';
   child.stderr?.on('data', (c: Buffer) => {
     said = (said + c.toString()).slice(-2000);
   });
   return new Promise((resolve, reject) => {
-    child.once('error', (e) => reject(new Error(`${what} did not start: ${e.message}`)));
-    child.once('close', (code, signal) =>
-      code === 0 ? resolve() : reject(new Error(`${what} failed (${signal ?? `exit ${code}`}): ${said.trim() || 'it said nothing'}`)),
-    );
+    child.once('error', (e) => reject(new ToolFailed(fill('backup.toolDidNotStart', '{tool} did not start: {problem}', { tool, problem: e.message }))));
+    child.once('close', (code, signal) => {
+      if (code === 0) return resolve();
+      const how = signal ?? `exit ${code}`;
+      reject(
+        new ToolFailed(
+          said.trim()
+            ? fill('backup.toolFailed', '{tool} failed ({how}): {said}', { tool, how, said: said.trim() })
+            : fill('backup.toolFailedSilently', '{tool} failed ({how}) and said nothing', { tool, how }),
+        ),
+      );
+    });
   });
 }
 

@@ -16,9 +16,11 @@ import {
   type BackupInfo,
   type BackupList,
   type PlatformHistory,
-  type RestoreOutcome,
   type RestoreStarted,
   saidAsMessage,
+  restoreSettled,
+  sentenceValue,
+  type Sentence,
 } from '../../contract';
 import type { Db } from '../db/db';
 import { migrate } from '../db/migrate';
@@ -45,7 +47,7 @@ import {
   recordRestore,
   takeBackup,
 } from './backups';
-import { pgRestore } from './postgres';
+import { pgRestore, toolProblem } from './postgres';
 
 export interface BackupOptions {
   /** Where backups are kept; null: none here. */
@@ -58,7 +60,7 @@ export interface BackupOptions {
    * with the database as it was (`problem` says why). Absent: this process cannot restart itself, and a restore of
    * the embedded database is refused (409). (PostgreSQL restores in place: no restart.)
    */
-  restart?: (image: string, after: (db: Db) => Promise<void>, settled: (restored: boolean, problem: string | null) => void) => void;
+  restart?: (image: string, after: (db: Db) => Promise<void>, settled: (restored: boolean, problem: Sentence | null) => void) => void;
   /** The largest upload taken (default BACKUP_UPLOAD_MAX_BYTES); a larger one is refused with 413 as it streams. */
   maxUploadBytes?: number;
   /** The most an upload may unpack to (default BACKUP_UNPACKED_MAX_BYTES); past it, or past BACKUP_MAX_RATIO times its size: 413. */
@@ -138,9 +140,9 @@ export function backupRoutes(app: FastifyInstance, { db, backups }: { db: Db; ba
         throw new HttpError(415, INVALID_REQUEST, [
           {
             field: 'file',
-            message: pg
-              ? 'must be sent as the body (application/octet-stream: a .dump backup)'
-              : 'must be sent as the body (application/gzip: a .tar.gz backup)',
+            ...(pg
+              ? fill('backup.sendDumpAsBody', 'must be sent as the body (application/octet-stream: a .dump backup)', {})
+              : fill('backup.sendTarGzAsBody', 'must be sent as the body (application/gzip: a .tar.gz backup)', {})),
           },
         ]);
       }
@@ -204,10 +206,9 @@ export function backupRoutes(app: FastifyInstance, { db, backups }: { db: Db; ba
         problem = new HttpError(413, INVALID_REQUEST, [
           {
             field: 'file',
-            message:
-              unpacked > maxUnpacked
-                ? `unpacks to more than ${Math.round(maxUnpacked / 1024 / 1024)} MiB`
-                : `unpacks to more than ${BACKUP_MAX_RATIO} times its size: a gzip bomb, not a backup`,
+            ...(unpacked > maxUnpacked
+              ? fill('backup.unpacksTooLarge', 'unpacks to more than {mib} MiB', { mib: Math.round(maxUnpacked / 1024 / 1024) })
+              : fill('backup.gzipBomb', 'unpacks to more than {ratio} times its size: a gzip bomb, not a backup', { ratio: BACKUP_MAX_RATIO })),
           },
         ]);
         inflating = false;
@@ -289,7 +290,7 @@ export function backupRoutes(app: FastifyInstance, { db, backups }: { db: Db; ba
       restart(
         image,
         (restored) => afterRestore(restored, actor, info, before.id, target),
-        (restored, problem) => recordRestore(target, { ...outcome, restored, problem }),
+        (restored, problem) => recordRestore(target, { ...outcome, ...restoreSettled(restored, problem) }),
       ),
     );
     const answer: RestoreStarted = {
@@ -355,8 +356,8 @@ export function backupRoutes(app: FastifyInstance, { db, backups }: { db: Db; ba
     }
     const image = backupFile(target, info.id, engine);
     const outcome = { backupId: info.id, at: new Date().toISOString(), by: actor };
-    const settle = (o: Pick<RestoreOutcome, 'restored' | 'problem'>) => {
-      recordRestore(target, { ...outcome, ...o });
+    const settle = (restored: boolean, problem: Sentence | null) => {
+      recordRestore(target, { ...outcome, ...restoreSettled(restored, problem) });
       restoring = false;
     };
     recordRestore(target, { ...outcome, restored: null, problem: null });
@@ -369,23 +370,30 @@ export function backupRoutes(app: FastifyInstance, { db, backups }: { db: Db; ba
             await pgRestore(tools, conn, image);
           } catch (e) {
             req.log.error(e, 'restore');
-            return settle({ restored: false, problem: `The backup did not restore (${(e as Error).message.slice(0, 500)}): the database is as it was.` });
+            return settle(
+              false,
+              fill('backup.notRestored', 'The backup did not restore ({problem}): the database is as it was.', sentenceValue('problem', toolProblem(e))),
+            );
           }
           try {
             await migrate(db);
             await afterRestore(db, actor, info, before.id, target);
             await advanceAuthEpoch(db, epoch);
-            settle({ restored: true, problem: null });
+            settle(true, null);
           } catch (e) {
             req.log.error(e, 'restore');
-            settle({
-              restored: false,
-              problem: `The backup was restored, but bringing it up to date failed (${(e as Error).message}): start the server again, it migrates the database when it starts.`,
-            });
+            settle(
+              false,
+              fill(
+                'backup.restoredNotMigrated',
+                'The backup was restored, but bringing it up to date failed ({problem}): start the server again, it migrates the database when it starts.',
+                { problem: (e as Error).message },
+              ),
+            );
           }
         })().catch((e) => {
           req.log.error(e, 'restore');
-          settle({ restored: false, problem: (e as Error).message });
+          settle(false, fill('backup.restoreFailed', 'The restore failed: {problem}', sentenceValue('problem', toolProblem(e))));
         }),
     );
     const answer: RestoreStarted = {

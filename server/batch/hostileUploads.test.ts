@@ -320,7 +320,12 @@ describe('other uploads are bounded as they stream', () => {
     expect(bomb.length).toBeLessThan(BACKUP_LIMIT);
     const { result, grewMb } = await rssGrowth(() => send('POST', `${API.backups}/upload`, admin, 'application/gzip', bomb));
     expect(result.status).toBe(413);
-    expect(result.body.violations[0]).toMatchObject({ field: 'file', message: expect.stringContaining('unpacks to more than 100 times its size') });
+    expect(result.body.violations[0]).toMatchObject({
+      field: 'file',
+      message: expect.stringContaining('unpacks to more than 100 times its size'),
+      code: 'backup.gzipBomb',
+      values: { ratio: 100 },
+    });
     expect(grewMb).toBeLessThan(100);
     expect(readdirSync(backupDir)).toEqual([]);
   }, 120_000);

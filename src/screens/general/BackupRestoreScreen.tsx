@@ -15,6 +15,7 @@ import {
   BACKUP_KINDS,
   auditChangedFields,
   backupReason,
+  restoreProblem,
   backupTakenAt,
   hasPrivilege,
   PRIV,
@@ -358,7 +359,7 @@ function LastRestore({ outcome, when }: { outcome: RestoreOutcome; when: (id: st
   return (
     <Callout intent="danger" icon="history" className="gh-mb" data-testid="backup-last-restore" title={tx('The last restore did not happen')}>
       {tx('The backup of {backup}, asked for {at} by {by}: ', what)}
-      {tx(outcome.problem ?? 'The server stopped before the restore ended: the database is as it was.')}
+      {say(restoreProblem(outcome) ?? tx('The server stopped before the restore ended: the database is as it was.'))}
     </Callout>
   );
 }
