@@ -7,7 +7,8 @@ import type { Explanation } from '../../contract/decision';
 import type { AccessIndexes } from '../access/index';
 
 /** What the hardware refuses: a door, output or input that is not there (404), a command that makes no sense for
- *  the door's state (409), a request that names no target (400). The HTTP rooms answer it with its status. */
+ *  the door's state (409), a request that names no target (400: `field` is the request's field it needs). The HTTP
+ *  rooms answer it with its status, a 400 with a violation of that field. */
 export class HardwareError extends Error {
   /** the sentence's key and values, when the message is a sentence with values (a door command refused) */
   readonly code?: string;
@@ -15,6 +16,7 @@ export class HardwareError extends Error {
   constructor(
     public status: 400 | 404 | 409,
     said: string | Sentence,
+    readonly field?: string,
   ) {
     super(typeof said === 'string' ? said : said.message);
     if (typeof said !== 'string') {

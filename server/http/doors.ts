@@ -54,11 +54,17 @@ const threatHold = (fact: DoorFact | undefined, at: number): DoorView['heldBy'] 
   return threat?.mode === 'locked' ? { kind: 'threat', levelId: threat.levelId, rank: threat.rank, name: threat.name } : null;
 };
 
-const simulatorErrors = async <T>(run: () => Promise<T>): Promise<T> => {
+/** The hardware's refusal as the route's: its status and sentence, a 400 with a violation of the field it names. */
+export const simulatorErrors = async <T>(run: () => Promise<T>): Promise<T> => {
   try {
     return await run();
   } catch (e) {
-    if (e instanceof HardwareError) throw new HttpError(e.status, saidOf(e));
+    if (e instanceof HardwareError) {
+      const said = saidOf(e);
+      throw e.field
+        ? new HttpError(e.status, INVALID_REQUEST, [{ field: e.field, ...(typeof said === 'string' ? { message: said } : said) }])
+        : new HttpError(e.status, said);
+    }
     throw e;
   }
 };

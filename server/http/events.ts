@@ -7,10 +7,9 @@ import type { FastifyInstance } from 'fastify';
 import { API, Event, FIXED_SAID, LIST_COUNT_CAP, ListQuery, PRIV, Page, SimulateBody, fill, type Violation } from '../../contract';
 import type { Db } from '../db/db';
 import { eventOfRow } from '../monitor/pipeline';
-import { HardwareError } from '../doors/port';
 import type { HardwareSimulator } from '../simulator/hardware';
-import { HttpError, saidOf, body, clientOf, listParams, principal, INVALID_REQUEST } from './kit';
-import { doorRoutes } from './doors';
+import { HttpError, body, clientOf, listParams, principal, INVALID_REQUEST } from './kit';
+import { doorRoutes, simulatorErrors } from './doors';
 import { alarmFigureFilter } from './alarmHandling';
 import { tenant } from '../db/tenant';
 import { countEventsUpTo, eventListPage } from '../db/queries/eventQueries';
@@ -23,14 +22,6 @@ const DOCS = {
 } satisfies Record<string, RouteDoc>;
 
 const SORTABLE = { id: 'e.id', time: 'e.at', eventCode: 'e.event_code', priority: 'e.priority', eventPointName: 'e.event_point_name' };
-const simulatorErrors = async <T>(run: () => Promise<T>): Promise<T> => {
-  try {
-    return await run();
-  } catch (e) {
-    if (e instanceof HardwareError) throw new HttpError(e.status, saidOf(e));
-    throw e;
-  }
-};
 
 /** A filter value that arrived once, as text (a repeated query parameter is a mistake, not a list). */
 function single(q: Record<string, unknown>, field: string, violations: Violation[]): string | undefined {

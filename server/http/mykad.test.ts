@@ -23,13 +23,13 @@ describe('card-reader service on the server (/MyKad/*)', () => {
     expect(list.body).toEqual({ readers });
   });
   it('returns the card in the reader, and 404 with a reason without one', async () => {
-    expect((await s.call('GET', '/MyKad/myKad')).body).toMatchObject({ status: 404, message: 'Insert an identity card into the reader' });
+    expect((await s.call('GET', '/MyKad/myKad')).body).toMatchObject({ status: 404, message: 'Insert an identity card into the reader', code: 'mykad.noCard' });
     card = SAMPLE_MYKAD;
     const read = await s.call('GET', '/MyKad/myKad');
     expect(read.status).toBe(200);
     expect(read.body.idNumber).toBe(SAMPLE_MYKAD.idNumber);
     readers = [];
-    expect((await s.call('GET', '/MyKad/myKad')).body).toMatchObject({ status: 404, message: 'No card reader is connected' });
+    expect((await s.call('GET', '/MyKad/myKad')).body).toMatchObject({ status: 404, message: 'No card reader is connected', code: 'mykad.noReader' });
   });
   it('is not there when no card-connector simulator runs in-process', async () => {
     expect((await bare.call('GET', '/MyKad/getReaderList')).status).toBe(404);

@@ -78,7 +78,7 @@ describe("doors: the doors screen needs 0.4.5.0, and both list and commands stop
     expect((await command(token, inside[0].id, 'unlock')).status).toBe(200);
     const refused = await command(token, outside[0].id, 'unlock');
     expect(refused.status).toBe(404);
-    expect(refused.body.message).toBe('Door not found');
+    expect(refused.body).toMatchObject({ message: 'Door not found', code: 'record.notFound', values: { what: 'Door' } }); // keyed (issue 48)
     expect(await s.count(`select 1 from events where event_point_id = $1 and message like '%by security-desk%'`, [`output-${outside[0].id}`])).toBe(0);
     expect((await command(token, (await doors(harbourId))[0].id, 'unlock')).status).toBe(404);
   });

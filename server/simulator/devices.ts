@@ -67,9 +67,9 @@ export function createDevices({
    * event. Its point is the input itself, so going back to normal returns the alarm to normal (§4).
    */
   async function inputEvent(clientId: number, inputId: number | undefined, active: boolean): Promise<Event> {
-    if (inputId === undefined) throw new HardwareError(400, 'Which input? inputId is required');
+    if (inputId === undefined) throw new HardwareError(400, fill('simulate.inputRequired', 'is required: which input', {}), 'inputId');
     const i = await q.inputWithArmedGroup(db, clientId, inputId);
-    if (!i) throw new HardwareError(404, 'Input not found');
+    if (!i) throw new HardwareError(404, fill('record.notFound', '{what} not found', { what: 'Input' }));
     const code = !active ? EVENT_CODES.inputIdle : i.armed ? EVENT_CODES.intrusion : EVENT_CODES.inputActive;
     const message = code === EVENT_CODES.intrusion && i.armed ? intrusion(i.name, i.armed) : atSource(code, i.name);
     return pipeline.record(clientId, { eventCode: code, sourceId: `in-${i.id}`, sourceName: i.name, ...message });
@@ -85,10 +85,10 @@ export function createDevices({
     floor: number | undefined,
     o: SwipeOptions & { card?: string } = {},
   ): Promise<Event> {
-    if (readerId === undefined) throw new HardwareError(400, 'Which elevator? readerId is required');
-    if (floor === undefined) throw new HardwareError(400, 'Which floor? floor is required');
+    if (readerId === undefined) throw new HardwareError(400, fill('simulate.elevatorRequired', 'is required: which elevator car’s reader', {}), 'readerId');
+    if (floor === undefined) throw new HardwareError(400, fill('simulate.floorRequired', 'is required: which floor', {}), 'floor');
     const reader = await q.simulatorReader(db, clientId, readerId);
-    if (!reader) throw new HardwareError(404, 'Card reader not found');
+    if (!reader) throw new HardwareError(404, fill('record.notFound', '{what} not found', { what: 'Reader' }));
     const masks = await q.elevatorMasksOf(db, clientId, readerId);
     const index = await access.get(clientId);
     const at = o.at ?? Date.now();
@@ -117,7 +117,7 @@ export function createDevices({
    */
   async function pulseOutput(clientId: number, outputId: number, by: Actor): Promise<Event> {
     const o = await q.simulatorOutput(db, clientId, outputId);
-    if (!o) throw new HardwareError(404, 'Output not found');
+    if (!o) throw new HardwareError(404, fill('record.notFound', '{what} not found', { what: 'Output' }));
     const held = o.pulse_seconds === 0;
     const e = await pipeline.record(clientId, {
       eventCode: EVENT_CODES.outputActive,

@@ -136,7 +136,7 @@ export function createHardwareSimulator(opts: SimulatorOptions) {
     if (target.doorId !== undefined) d = await door(clientId, target.doorId);
     else {
       const first = await q.firstDoor(db, clientId);
-      if (!first) throw new HardwareError(404, 'Door not found');
+      if (!first) throw new HardwareError(404, fill('record.notFound', '{what} not found', { what: 'Door' }));
       d = first;
     }
     switch (kind) {
@@ -151,7 +151,7 @@ export function createHardwareSimulator(opts: SimulatorOptions) {
       case 'card.denied':
         return target.card ? swipeCard(d, target.card, target) : swipe(d, false, target);
       case 'qr.presented': {
-        if (!target.qr) throw new HardwareError(400, 'Which QR code? qr is required');
+        if (!target.qr) throw new HardwareError(400, fill('simulate.qrRequired', 'is required: which QR code', {}), 'qr');
         // the credential number the code carries (GHQ.<number>.<window>.<mac>), for the event's record only
         return swipeCard(d, /^GHQ\.([^.]{1,64})\./.exec(target.qr)?.[1] ?? '', { ...target, qr: target.qr });
       }

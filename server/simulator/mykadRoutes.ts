@@ -2,7 +2,8 @@
 // answered from a card source such as the card connector simulator; server/app.ts registers them when given one.
 // Both are no-token paths, so they are `open`.
 import type { FastifyInstance } from 'fastify';
-import type { MyKad, MyKadReader, MyKadReaderList } from '../../contract';
+import { fill, type MyKad, type MyKadReader, type MyKadReaderList } from '../../contract';
+import { HttpError } from '../http/kit';
 
 /** What the routes need from a reader: the simulator fits. */
 export interface CardReaderSource {
@@ -13,12 +14,11 @@ export interface CardReaderSource {
 
 export function registerMyKadRoutes(app: FastifyInstance, { source }: { source: CardReaderSource }): void {
   app.get('/MyKad/getReaderList', { config: { open: true } }, async (): Promise<MyKadReaderList> => ({ readers: source.readers() }));
-  app.get('/MyKad/myKad', { config: { open: true } }, async (_req, reply) => {
-    if (source.readers().length === 0) {
-      return reply.code(404).send({ status: 404, error: 'Not Found', message: 'No card reader is connected' });
-    }
+  // a refusal as every route answers one (its key and values beside the English: issue 48)
+  app.get('/MyKad/myKad', { config: { open: true } }, async (): Promise<MyKad> => {
+    if (source.readers().length === 0) throw new HttpError(404, fill('mykad.noReader', 'No card reader is connected', {}));
     const card = source.readCard();
-    if (!card) return reply.code(404).send({ status: 404, error: 'Not Found', message: 'Insert an identity card into the reader' });
+    if (!card) throw new HttpError(404, fill('mykad.noCard', 'Insert an identity card into the reader', {}));
     return card;
   });
 }
