@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { FrameError, FrameParser, escape, messageFrames, serialize, type Frame } from './frame';
+import { FRAME_SAID, FrameError, FrameParser, escape, messageFrames, serialize, type Frame } from './frame';
 
 const limits = { maxFrameBytes: 1024, maxBodyBytes: 256, maxHeaders: 8 };
 function parse(...chunks: Array<string | Buffer>) {
@@ -154,7 +154,7 @@ function unescapeOld(value: string): string {
       case '\\':
         return '\\';
       default:
-        throw new FrameError('Malformed frame', `undefined escape sequence \\${c}`);
+        throw new FrameError(FRAME_SAID.malformed, `undefined escape sequence \\${c}`);
     }
   });
 }
@@ -183,7 +183,7 @@ class ByteWalkParser {
       if (!this.buf.length) return;
       const parsed = this.tryFrame();
       if (!parsed) {
-        if (this.buf.length > this.limits.maxFrameBytes) throw new FrameError('Frame too large', `over ${this.limits.maxFrameBytes} bytes`);
+        if (this.buf.length > this.limits.maxFrameBytes) throw new FrameError(FRAME_SAID.frameTooLarge, `over ${this.limits.maxFrameBytes} bytes`);
         return;
       }
       this.buf = this.buf.subarray(parsed.consumed);
@@ -197,7 +197,7 @@ class ByteWalkParser {
     let end = -1;
     let bodyStart = -1;
     for (let i = 0; i < buf.length; i++) {
-      if (buf[i] === NUL && end < 0) throw new FrameError('Malformed frame', 'NUL before the end of the headers');
+      if (buf[i] === NUL && end < 0) throw new FrameError(FRAME_SAID.malformed, 'NUL before the end of the headers');
       if (buf[i] !== LF) continue;
       if (buf[i + 1] === LF) {
         end = i;
@@ -212,7 +212,7 @@ class ByteWalkParser {
       if (i + 2 >= buf.length) break;
     }
     if (end < 0) {
-      if (buf.length > this.limits.maxFrameBytes) throw new FrameError('Frame too large', `headers over ${this.limits.maxFrameBytes} bytes`);
+      if (buf.length > this.limits.maxFrameBytes) throw new FrameError(FRAME_SAID.frameTooLarge, `headers over ${this.limits.maxFrameBytes} bytes`);
       return null;
     }
     const lines = buf
@@ -221,36 +221,36 @@ class ByteWalkParser {
       .split('\n')
       .map((l) => (l.endsWith('\r') ? l.slice(0, -1) : l));
     const command = lines[0];
-    if (!/^[A-Z]+$/.test(command)) throw new FrameError('Malformed frame', `bad command line ${JSON.stringify(command.slice(0, 40))}`);
-    if (lines.length - 1 > this.limits.maxHeaders) throw new FrameError('Too many headers', `over ${this.limits.maxHeaders}`);
+    if (!/^[A-Z]+$/.test(command)) throw new FrameError(FRAME_SAID.malformed, `bad command line ${JSON.stringify(command.slice(0, 40))}`);
+    if (lines.length - 1 > this.limits.maxHeaders) throw new FrameError(FRAME_SAID.tooManyHeaders, `over ${this.limits.maxHeaders}`);
     const headers: Headers = {};
     for (const line of lines.slice(1)) {
       const colon = line.indexOf(':');
-      if (colon <= 0) throw new FrameError('Malformed frame', `bad header line ${JSON.stringify(line.slice(0, 40))}`);
+      if (colon <= 0) throw new FrameError(FRAME_SAID.malformed, `bad header line ${JSON.stringify(line.slice(0, 40))}`);
       const raw = [line.slice(0, colon), line.slice(colon + 1)];
       const [k, v] = UNESCAPED.has(command) ? raw : raw.map(unescapeOld);
       if (!(k in headers)) headers[k] = v; // §2.2.3 of STOMP 1.2: the first occurrence wins
     }
     let bodyEnd: number;
     if (headers['content-length'] !== undefined) {
-      if (!/^\d{1,10}$/.test(headers['content-length'])) throw new FrameError('Malformed frame', 'bad content-length');
+      if (!/^\d{1,10}$/.test(headers['content-length'])) throw new FrameError(FRAME_SAID.malformed, 'bad content-length');
       const length = Number(headers['content-length']);
-      if (length > this.limits.maxBodyBytes) throw new FrameError('Body too large', `over ${this.limits.maxBodyBytes} bytes`);
+      if (length > this.limits.maxBodyBytes) throw new FrameError(FRAME_SAID.bodyTooLarge, `over ${this.limits.maxBodyBytes} bytes`);
       if (buf.length < bodyStart + length + 1) {
-        if (bodyStart + length + 1 > this.limits.maxFrameBytes) throw new FrameError('Frame too large', `over ${this.limits.maxFrameBytes} bytes`);
+        if (bodyStart + length + 1 > this.limits.maxFrameBytes) throw new FrameError(FRAME_SAID.frameTooLarge, `over ${this.limits.maxFrameBytes} bytes`);
         return null;
       }
-      if (buf[bodyStart + length] !== NUL) throw new FrameError('Malformed frame', 'body not followed by NUL');
+      if (buf[bodyStart + length] !== NUL) throw new FrameError(FRAME_SAID.malformed, 'body not followed by NUL');
       bodyEnd = bodyStart + length;
     } else {
       bodyEnd = buf.indexOf(NUL, bodyStart);
       if (bodyEnd < 0) {
-        if (buf.length - bodyStart > this.limits.maxBodyBytes) throw new FrameError('Body too large', `over ${this.limits.maxBodyBytes} bytes`);
+        if (buf.length - bodyStart > this.limits.maxBodyBytes) throw new FrameError(FRAME_SAID.bodyTooLarge, `over ${this.limits.maxBodyBytes} bytes`);
         return null;
       }
-      if (bodyEnd - bodyStart > this.limits.maxBodyBytes) throw new FrameError('Body too large', `over ${this.limits.maxBodyBytes} bytes`);
+      if (bodyEnd - bodyStart > this.limits.maxBodyBytes) throw new FrameError(FRAME_SAID.bodyTooLarge, `over ${this.limits.maxBodyBytes} bytes`);
     }
-    if (bodyEnd + 1 > this.limits.maxFrameBytes) throw new FrameError('Frame too large', `over ${this.limits.maxFrameBytes} bytes`);
+    if (bodyEnd + 1 > this.limits.maxFrameBytes) throw new FrameError(FRAME_SAID.frameTooLarge, `over ${this.limits.maxFrameBytes} bytes`);
     return { frame: { command, headers, body: Buffer.from(buf.subarray(bodyStart, bodyEnd)) }, consumed: bodyEnd + 1 };
   }
 }

@@ -14,21 +14,19 @@ export interface Frame {
 
 /** Why a frame is refused, as a sentence (issue 48: the ERROR frame carries its key; the English is STOMP's `message`). */
 export const FRAME_SAID = {
-  'Malformed frame': fill('stomp.malformedFrame', 'Malformed frame', {}),
-  'Frame too large': fill('stomp.frameTooLarge', 'Frame too large', {}),
-  'Too many headers': fill('stomp.tooManyHeaders', 'Too many headers', {}),
-  'Body too large': fill('stomp.bodyTooLarge', 'Body too large', {}),
+  malformed: fill('stomp.malformedFrame', 'Malformed frame', {}),
+  frameTooLarge: fill('stomp.frameTooLarge', 'Frame too large', {}),
+  tooManyHeaders: fill('stomp.tooManyHeaders', 'Too many headers', {}),
+  bodyTooLarge: fill('stomp.bodyTooLarge', 'Body too large', {}),
 } as const;
 
 export class FrameError extends Error {
-  /** the refusal's sentence (its key and English) */
-  readonly said: Sentence;
   constructor(
-    message: keyof typeof FRAME_SAID,
+    /** the refusal's sentence (its key and English: STOMP's `message`) */
+    readonly said: Sentence,
     readonly detail?: string,
   ) {
-    super(message);
-    this.said = FRAME_SAID[message];
+    super(said.message);
   }
 }
 
@@ -56,7 +54,7 @@ function unescape(value: string): string {
       case '\\':
         return '\\';
       default:
-        throw new FrameError('Malformed frame', `undefined escape sequence \\${c}`);
+        throw new FrameError(FRAME_SAID.malformed, `undefined escape sequence \\${c}`);
     }
   });
 }
@@ -90,7 +88,7 @@ export class FrameParser {
       if (!this.buf.length) return;
       const parsed = this.tryFrame();
       if (!parsed) {
-        if (this.buf.length > this.limits.maxFrameBytes) throw new FrameError('Frame too large', `over ${this.limits.maxFrameBytes} bytes`);
+        if (this.buf.length > this.limits.maxFrameBytes) throw new FrameError(FRAME_SAID.frameTooLarge, `over ${this.limits.maxFrameBytes} bytes`);
         return;
       }
       this.buf = this.buf.subarray(parsed.consumed);
@@ -122,9 +120,9 @@ export class FrameParser {
       }
     }
     const nul = buf.indexOf(NUL);
-    if (nul >= 0 && nul < (end >= 0 ? end : scanned)) throw new FrameError('Malformed frame', 'NUL before the end of the headers');
+    if (nul >= 0 && nul < (end >= 0 ? end : scanned)) throw new FrameError(FRAME_SAID.malformed, 'NUL before the end of the headers');
     if (end < 0) {
-      if (buf.length > this.limits.maxFrameBytes) throw new FrameError('Frame too large', `headers over ${this.limits.maxFrameBytes} bytes`);
+      if (buf.length > this.limits.maxFrameBytes) throw new FrameError(FRAME_SAID.frameTooLarge, `headers over ${this.limits.maxFrameBytes} bytes`);
       return null;
     }
     const lines = buf
@@ -133,37 +131,37 @@ export class FrameParser {
       .split('\n')
       .map((l) => (l.endsWith('\r') ? l.slice(0, -1) : l));
     const command = lines[0];
-    if (!/^[A-Z]+$/.test(command)) throw new FrameError('Malformed frame', `bad command line ${JSON.stringify(command.slice(0, 40))}`);
-    if (lines.length - 1 > this.limits.maxHeaders) throw new FrameError('Too many headers', `over ${this.limits.maxHeaders}`);
+    if (!/^[A-Z]+$/.test(command)) throw new FrameError(FRAME_SAID.malformed, `bad command line ${JSON.stringify(command.slice(0, 40))}`);
+    if (lines.length - 1 > this.limits.maxHeaders) throw new FrameError(FRAME_SAID.tooManyHeaders, `over ${this.limits.maxHeaders}`);
     const headers: Headers = {};
     const escaped = !UNESCAPED.has(command);
     for (const line of lines.slice(1)) {
       const colon = line.indexOf(':');
-      if (colon <= 0) throw new FrameError('Malformed frame', `bad header line ${JSON.stringify(line.slice(0, 40))}`);
+      if (colon <= 0) throw new FrameError(FRAME_SAID.malformed, `bad header line ${JSON.stringify(line.slice(0, 40))}`);
       const k = escaped ? unescape(line.slice(0, colon)) : line.slice(0, colon);
       const v = escaped ? unescape(line.slice(colon + 1)) : line.slice(colon + 1);
       if (!(k in headers)) headers[k] = v; // §2.2.3 of STOMP 1.2: the first occurrence wins
     }
     let bodyEnd: number;
     if (headers['content-length'] !== undefined) {
-      if (!/^\d{1,10}$/.test(headers['content-length'])) throw new FrameError('Malformed frame', 'bad content-length');
+      if (!/^\d{1,10}$/.test(headers['content-length'])) throw new FrameError(FRAME_SAID.malformed, 'bad content-length');
       const length = Number(headers['content-length']);
-      if (length > this.limits.maxBodyBytes) throw new FrameError('Body too large', `over ${this.limits.maxBodyBytes} bytes`);
+      if (length > this.limits.maxBodyBytes) throw new FrameError(FRAME_SAID.bodyTooLarge, `over ${this.limits.maxBodyBytes} bytes`);
       if (buf.length < bodyStart + length + 1) {
-        if (bodyStart + length + 1 > this.limits.maxFrameBytes) throw new FrameError('Frame too large', `over ${this.limits.maxFrameBytes} bytes`);
+        if (bodyStart + length + 1 > this.limits.maxFrameBytes) throw new FrameError(FRAME_SAID.frameTooLarge, `over ${this.limits.maxFrameBytes} bytes`);
         return null;
       }
-      if (buf[bodyStart + length] !== NUL) throw new FrameError('Malformed frame', 'body not followed by NUL');
+      if (buf[bodyStart + length] !== NUL) throw new FrameError(FRAME_SAID.malformed, 'body not followed by NUL');
       bodyEnd = bodyStart + length;
     } else {
       bodyEnd = buf.indexOf(NUL, bodyStart);
       if (bodyEnd < 0) {
-        if (buf.length - bodyStart > this.limits.maxBodyBytes) throw new FrameError('Body too large', `over ${this.limits.maxBodyBytes} bytes`);
+        if (buf.length - bodyStart > this.limits.maxBodyBytes) throw new FrameError(FRAME_SAID.bodyTooLarge, `over ${this.limits.maxBodyBytes} bytes`);
         return null;
       }
-      if (bodyEnd - bodyStart > this.limits.maxBodyBytes) throw new FrameError('Body too large', `over ${this.limits.maxBodyBytes} bytes`);
+      if (bodyEnd - bodyStart > this.limits.maxBodyBytes) throw new FrameError(FRAME_SAID.bodyTooLarge, `over ${this.limits.maxBodyBytes} bytes`);
     }
-    if (bodyEnd + 1 > this.limits.maxFrameBytes) throw new FrameError('Frame too large', `over ${this.limits.maxFrameBytes} bytes`);
+    if (bodyEnd + 1 > this.limits.maxFrameBytes) throw new FrameError(FRAME_SAID.frameTooLarge, `over ${this.limits.maxFrameBytes} bytes`);
     return { frame: { command, headers, body: Buffer.from(buf.subarray(bodyStart, bodyEnd)) }, consumed: bodyEnd + 1 };
   }
 }

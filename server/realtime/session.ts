@@ -22,7 +22,7 @@ const SAID = {
   connectTimeout: fill('stomp.connectTimeout', 'Connect timeout', {}),
   internal: fill('stomp.internalError', 'Internal error', {}),
   notConnected: fill('stomp.notConnected', 'Not connected', {}),
-  malformed: FRAME_SAID['Malformed frame'],
+  malformed: FRAME_SAID.malformed,
   versions: fill('stomp.versions', 'Supported protocol versions are 1.2', {}),
   unauthorized: fill('stomp.unauthorized', 'Unauthorized', {}),
   alreadyConnected: fill('stomp.alreadyConnected', 'Already connected', {}),
