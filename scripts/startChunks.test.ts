@@ -2,7 +2,7 @@
 // script; a module it finds that the start does not use is fetched at start for nothing, and a barrel's every
 // declaration (contract/index.ts names the whole catalogue) must not come along because one name was asked of it.
 import { describe, expect, it } from 'vitest';
-import { staticReach, type ModuleGraph } from './startChunks';
+import { LAZY_HOTKEYS_DIALOG_CODE, lazyHotkeysDialog, startChunksCheck, staticReach, type ModuleGraph } from './startChunks';
 
 /** A module graph as rolldown's chunking sees it: each module's code and its static imports, in order. */
 function graph(modules: Record<string, [code: string, imports: string[]]>): ModuleGraph {
@@ -55,5 +55,100 @@ describe('the start chunks walk', () => {
       FREE,
     );
     expect([...reach].sort()).toEqual(['/node_modules/react/cjs/react.js', '/node_modules/react/index.js']);
+  });
+});
+
+describe("the start's check", () => {
+  type Chunk = {
+    type: 'chunk';
+    fileName: string;
+    name: string;
+    isEntry: boolean;
+    imports: string[];
+    dynamicImports: string[];
+    modules: Record<string, unknown>;
+  };
+  const chunk = (fileName: string, name: string, modules: string[], imports: string[] = [], dynamicImports: string[] = [], isEntry = false): Chunk => ({
+    type: 'chunk',
+    fileName,
+    name,
+    isEntry,
+    imports,
+    dynamicImports,
+    modules: Object.fromEntries(modules.map((m) => [m, {}])),
+  });
+  const LATER = [/[\\/]recharts[\\/]/, /[\\/]src[\\/]app[\\/]SettingsDrawer\./];
+  const check = (chunks: Chunk[]) => {
+    const errors: string[] = [];
+    const plugin = startChunksCheck(LATER);
+    const generate = plugin.generateBundle as unknown as (this: { error(m: string): never }, o: unknown, b: Record<string, Chunk>) => void;
+    try {
+      generate.call(
+        {
+          error: (m: string) => {
+            errors.push(m);
+            throw new Error(m);
+          },
+        },
+        {},
+        Object.fromEntries(chunks.map((c) => [c.fileName, c])),
+      );
+    } catch {
+      // the build stops at the first error
+    }
+    return errors;
+  };
+  const entry = chunk('index.js', 'index', ['/src/main.tsx'], [], ['console.js', 'base.js', 'DashboardScreen.js', 'later.js'], true);
+
+  it('passes when what loads later is only in chunks the start imports dynamically', () => {
+    const start = [
+      entry,
+      chunk('console.js', 'console', ['/src/app/App.tsx', '/src/app/Shell.tsx'], ['base.js'], ['later.js']),
+      chunk('base.js', 'base', ['/node_modules/react-dom/index.js']),
+      chunk('DashboardScreen.js', 'DashboardScreen', ['/src/screens/general/DashboardScreen.tsx'], ['console.js'], ['charts.js']),
+      chunk('later.js', 'SettingsDrawer', ['/src/app/SettingsDrawer.tsx']),
+      chunk('charts.js', 'DashboardCharts', ['/node_modules/recharts/es6/index.js']),
+    ];
+    expect(check(start)).toEqual([]);
+  });
+
+  it("fails the build when such a module is in the start's chunks, or in a chunk they import statically", () => {
+    expect(
+      check([
+        entry,
+        chunk('console.js', 'console', ['/src/app/App.tsx', '/src/app/SettingsDrawer.tsx'], ['base.js']),
+        chunk('base.js', 'base', ['/node_modules/react-dom/index.js']),
+      ]),
+    ).toEqual([expect.stringContaining('/src/app/SettingsDrawer.tsx is in the start')]);
+    expect(
+      check([
+        entry,
+        chunk('console.js', 'console', ['/src/app/App.tsx'], ['base.js']),
+        chunk('base.js', 'base', ['/node_modules/react-dom/index.js']),
+        chunk('DashboardScreen.js', 'DashboardScreen', ['/src/screens/general/DashboardScreen.tsx'], ['console.js', 'shared.js']),
+        chunk('shared.js', 'shared', ['/node_modules/recharts/es6/index.js']),
+      ]),
+    ).toEqual([expect.stringContaining('recharts/es6/index.js is in the start')]);
+  });
+});
+
+describe("Blueprint's hotkeys dialog, loaded when it first opens", () => {
+  const plugin = lazyHotkeysDialog();
+  const resolveId = plugin.resolveId as (source: string, importer: string | undefined) => string | null;
+  const load = plugin.load as (id: string) => string | null;
+  const PROVIDER = '/w/node_modules/@blueprintjs/core/lib/esm/context/hotkeys/hotkeysProvider.js';
+
+  it("stands in only for the HotkeysProvider's import of the dialog", () => {
+    const id = resolveId('../../components/hotkeys/hotkeysDialog', PROVIDER);
+    expect(id).toBeTruthy();
+    expect(load(id!)).toBe(LAZY_HOTKEYS_DIALOG_CODE);
+    expect(resolveId('../../components/hotkeys/hotkeysDialog', '/w/node_modules/@blueprintjs/core/lib/esm/components/hotkeys/index.js')).toBeNull();
+    expect(resolveId('../../common/utils', PROVIDER)).toBeNull();
+  });
+
+  it('imports the real dialog only through import(), and draws it from its first opening on', () => {
+    expect(LAZY_HOTKEYS_DIALOG_CODE).not.toMatch(/^import .*hotkeysDialog/m);
+    expect(LAZY_HOTKEYS_DIALOG_CODE).toContain("import('@blueprintjs/core/lib/esm/components/hotkeys/hotkeysDialog.js')");
+    expect(LAZY_HOTKEYS_DIALOG_CODE).toMatch(/opened \|\| props\.isOpen \?/);
   });
 });

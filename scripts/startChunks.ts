@@ -248,13 +248,26 @@ export function startChunks(roots: StartChunkRoots) {
 }
 
 /** Fails the build when a chunk the start's groups import imports them back: the walk above missed a module the
- *  bundler links to the start, and a cycle of chunks evaluates one of them before what it uses. */
-export function startChunksCheck(): Plugin {
+ *  bundler links to the start, and a cycle of chunks evaluates one of them before what it uses; and when a module
+ *  that loads later by design (`later`: the charts, the overlays, the live connection's libraries…) is in the start's
+ *  chunks again (the entry's, the groups', the opening screen's), or in a chunk they import. */
+export function startChunksCheck(later: readonly RegExp[] = [], opening = 'DashboardScreen'): Plugin {
   return {
     name: 'gatehouse:start-chunks-check',
     apply: 'build',
     generateBundle(_options, bundle) {
       const chunks = new Map(Object.values(bundle).flatMap((c) => (c.type === 'chunk' ? [[c.fileName, c] as const] : [])));
+      const start = new Set<string>();
+      const walkStart = (f: string) => {
+        if (start.has(f) || !chunks.has(f)) return;
+        start.add(f);
+        for (const i of chunks.get(f)!.imports) walkStart(i);
+      };
+      for (const c of chunks.values()) if (c.isEntry || c.name === 'console' || c.name === 'base' || c.name === opening) walkStart(c.fileName);
+      for (const f of start) {
+        const early = Object.keys(chunks.get(f)!.modules).find((id) => later.some((p) => p.test(id)));
+        if (early) this.error(`${early} is in the start's chunk ${f}: it loads later by design (scripts/startChunks.ts, vite.config.ts START_LATER)`);
+      }
       for (const group of [...chunks.values()].filter((c) => c.name === 'console' || c.name === 'base')) {
         const seen = new Set<string>();
         const walk = (f: string): boolean => {
@@ -266,5 +279,31 @@ export function startChunksCheck(): Plugin {
         if (back) this.error(`the start's chunk ${group.fileName} imports ${back}, which imports it back (scripts/startChunks.ts)`);
       }
     },
+  };
+}
+
+const HOTKEYS_PROVIDER = /[\\/]node_modules[\\/]@blueprintjs[\\/]core[\\/]lib[\\/]esm[\\/]context[\\/]hotkeys[\\/]hotkeysProvider\.js$/;
+const LAZY_HOTKEYS_DIALOG = '\0gatehouse:lazy-hotkeys-dialog';
+/** The module that stands for Blueprint's HotkeysDialog in its HotkeysProvider: the same dialog, its code fetched the
+ *  first time it opens ("?" where a component registered hotkeys, Blueprint's Table2 among them), drawn from then on
+ *  as Blueprint draws it (so it closes with its transition). */
+export const LAZY_HOTKEYS_DIALOG_CODE = `import { createElement, lazy, Suspense, useState } from 'react';
+const Dialog = lazy(() => import('@blueprintjs/core/lib/esm/components/hotkeys/hotkeysDialog.js').then((m) => ({ default: m.HotkeysDialog })));
+export function HotkeysDialog(props) {
+  const [opened, setOpened] = useState(false);
+  if (props.isOpen && !opened) setOpened(true);
+  return opened || props.isOpen ? createElement(Suspense, { fallback: null }, createElement(Dialog, props)) : null;
+}
+`;
+/** Issue 48: Blueprint's HotkeysProvider (the console's root, src/app/App.tsx) imports its hotkeys dialog, and with it
+ *  the Dialog, Overlay2, its portal and react-transition-group (~7 KB compressed): all in the console's start for a
+ *  dialog that opens on "?" at most. This gives the provider a stand-in that loads the dialog when it first opens. */
+export function lazyHotkeysDialog(): Plugin {
+  return {
+    name: 'gatehouse:lazy-hotkeys-dialog',
+    apply: 'build',
+    enforce: 'pre', // before Vite's own resolver finds the real file
+    resolveId: (source, importer) => (/[\\/]hotkeysDialog(\.js)?$/.test(source) && importer && HOTKEYS_PROVIDER.test(importer) ? LAZY_HOTKEYS_DIALOG : null),
+    load: (id) => (id === LAZY_HOTKEYS_DIALOG ? LAZY_HOTKEYS_DIALOG_CODE : null),
   };
 }

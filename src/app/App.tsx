@@ -11,10 +11,10 @@ import { guard, matchRoute, openingScreens, pageTitle } from './guard';
 import { DASHBOARD, LOGIN } from './routeTable';
 import { RouteContext } from './RouteContext';
 import { SCREENS } from './screens';
-import { Shell } from './Shell';
+import { loadDrawers, Shell } from './Shell';
 import { FullPageSpinner } from '../ui/FullPageSpinner';
 import { loadPopovers } from '../ui/LazyPopover';
-import { Toasts } from './Toasts';
+import { loadToaster, Toasts } from './Toasts';
 import { useSystemActor } from '../hooks/useSystemActor';
 import { wireConsole } from '../hooks/wiring';
 import { consoleWiring } from '../system/wiring';
@@ -33,6 +33,8 @@ export const consoleReady: Promise<void> = installIcons().catch(() => undefined)
 void consoleWiring.openingScreenRead.then(installLargeIcons).catch(() => undefined);
 // issue 48: the header's and the tabs' menus and tips (floating-ui) then too, unless one was used first (src/ui/LazyPopover.tsx)
 void consoleWiring.openingScreenRead.then(loadPopovers).catch(() => undefined);
+// issue 48: and Blueprint's overlays, the drawers' and the toaster's (src/app/Shell.tsx, src/app/Toasts.tsx)
+void consoleWiring.openingScreenRead.then(() => Promise.all([loadDrawers(), loadToaster()])).catch(() => undefined);
 
 // Issue 48: the screen the console opens on (the dashboard, most often) is asked for with the console's code, not
 // after the shell's first render found it missing: its chunk arrives while the shell renders.

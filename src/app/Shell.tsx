@@ -1,6 +1,5 @@
 // The layout of signed-in screens: sidebar, header, tabs, kept-alive views and the settings drawer.
 import { Activity, Suspense, lazy, useCallback, useLayoutEffect, useMemo, useRef, useState, type CSSProperties, type ReactNode } from 'react';
-import { Drawer } from '@blueprintjs/core';
 import { useSelector } from '@xstate/react';
 import { SIDEBAR_WIDTH_PX } from '../../contract';
 import { selectClientId, selectHeldPrivileges, selectIsSignedIn, selectSettings, selectUser } from '../../machines/session.selectors';
@@ -14,7 +13,6 @@ import { Header } from './Header';
 import { OpeningScreenShown } from './OpeningScreenShown';
 import { RouteContext, type RouteInfo } from './RouteContext';
 import { SCREENS } from './screens';
-import { SettingsDrawer } from './SettingsDrawer';
 import { Sidebar } from './Sidebar';
 import { TabsBar } from './TabsBar';
 import { useIsMobile } from '../hooks/useMediaQuery';
@@ -35,9 +33,10 @@ export function Shell({ current }: { current: RouteInfo }) {
 
   // app display state (§3): visual only, remembered in cookies
   const [open, setOpen] = useState(readSidebarOpen); // visual: the sidebar open
-  const [mobileOpen, setMobileOpen] = useState(false); // visual: the sidebar drawer open on a phone
+  // issue 48: the two drawers are drawn once first opened (null: never yet), their code fetched then (see below)
+  const [mobileOpen, setMobileOpen] = useState<boolean | null>(null); // visual: the sidebar drawer open on a phone
   const [size, setSize] = useState<UiSize>(readSize); // visual: the text size chosen on this browser
-  const [settingsOpen, setSettingsOpen] = useState(false); // visual: the display settings open
+  const [settingsOpen, setSettingsOpen] = useState<boolean | null>(null); // visual: the display settings open
   const toggle = () => {
     if (mobile) return setMobileOpen((o) => !o);
     setOpen((o) => {
@@ -75,16 +74,13 @@ export function Shell({ current }: { current: RouteInfo }) {
         {tx('Skip to content')}
       </a>
       {mobile ? (
-        <Drawer
-          isOpen={mobileOpen}
-          onClose={() => setMobileOpen(false)}
-          position="left"
-          size={`${SIDEBAR_WIDTH_PX}px`}
-          className="gh-sidebar-drawer"
-          title={undefined}
-        >
-          {sidebar(false, () => setMobileOpen(false))}
-        </Drawer>
+        mobileOpen !== null && (
+          <Suspense fallback={null}>
+            <SidebarDrawer isOpen={mobileOpen} onClose={() => setMobileOpen(false)}>
+              {sidebar(false, () => setMobileOpen(false))}
+            </SidebarDrawer>
+          </Suspense>
+        )
       ) : (
         <aside className="gh-app__sidebar" style={{ width: sidebarWidth }}>
           {sidebar(!open)}
@@ -92,7 +88,7 @@ export function Shell({ current }: { current: RouteInfo }) {
       )}
       <div className="gh-app__main">
         <div className="gh-app__top">
-          <Header route={current.route} onToggleSidebar={toggle} sidebarOpen={mobile ? mobileOpen : open} onOpenSettings={() => setSettingsOpen(true)} />
+          <Header route={current.route} onToggleSidebar={toggle} sidebarOpen={mobile ? !!mobileOpen : open} onOpenSettings={() => setSettingsOpen(true)} />
           {settings.tagsView && <TabsBar currentPath={current.path} />}
         </div>
         <main className="gh-app__views" id="gh-main" tabIndex={-1}>
@@ -106,11 +102,22 @@ export function Shell({ current }: { current: RouteInfo }) {
           />
         </main>
       </div>
-      <SettingsDrawer isOpen={settingsOpen} onClose={() => setSettingsOpen(false)} size={size} onSize={changeSize} />
+      {settingsOpen !== null && (
+        <Suspense fallback={null}>
+          <SettingsDrawer isOpen={settingsOpen} onClose={() => setSettingsOpen(false)} size={size} onSize={changeSize} />
+        </Suspense>
+      )}
       <TourWhenShown />
     </div>
   );
 }
+
+// Issue 48: Blueprint's overlays (Overlay2, its transitions and portal) are out of the console's start: the drawers
+// are chunks drawn once first opened, and fetched once the opening screen has what it reads, so a first click does
+// not wait for them (the toaster's likewise, ./Toasts.tsx).
+const SettingsDrawer = lazy(() => import('./SettingsDrawer').then((m) => ({ default: m.SettingsDrawer })));
+const SidebarDrawer = lazy(() => import('./SidebarDrawer').then((m) => ({ default: m.SidebarDrawer })));
+export const loadDrawers = () => Promise.all([import('./SettingsDrawer'), import('./SidebarDrawer')]);
 
 // Issue 48: the tour's overlay (its card, its placement beside the part it shows) is a chunk of its own, asked for when
 // a tour starts (at a first sign-in, or from the profile menu), not with the console.

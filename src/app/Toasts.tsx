@@ -2,7 +2,7 @@
 // board (issue 10) as one capped stack in the bottom-right corner: what the machine emits, nothing more.
 import { useEffect, useState } from 'react';
 import { useNavigate } from 'react-router-dom';
-import { Button, Icon, OverlayToaster, Position, type Toaster } from '@blueprintjs/core';
+import { Button, Icon, type Toaster } from '@blueprintjs/core';
 import { useSelector } from '@xstate/react';
 import { selectAlarmNotices } from '../../machines/alarms.selectors';
 import { notices$ } from '../hooks/console';
@@ -12,7 +12,18 @@ import { alarmNoticeWords } from '../i18n/alarmNotices';
 import { useSystemActor } from '../hooks/useSystemActor';
 
 let toaster: Promise<Toaster> | null = null;
-const getToaster = () => (toaster ??= OverlayToaster.create({ position: Position.TOP, maxToasts: 4, className: 'gh-toaster' }));
+// issue 48: the toaster's code loads with the first notice (./toaster.ts)
+const getToaster = () =>
+  (toaster ??= import('./toaster').then(
+    (m) => m.createToaster(),
+    (e: unknown) => {
+      toaster = null; // a failed fetch is tried again by the next notice
+      throw e;
+    },
+  ));
+
+/** The toaster's code, fetched, not yet made (the shell asks for it once the opening screen is drawn). */
+export const loadToaster = () => import('./toaster');
 
 export function Toasts() {
   useEffect(() => {
@@ -35,7 +46,7 @@ export function Toasts() {
   const session = useSystemActor('session');
   useEffect(() => {
     const clear = () => {
-      if (toaster) void toaster.then((t) => t.clear());
+      if (toaster) void toaster.then((t) => t.clear()).catch(() => undefined);
     };
     const subs = [session.on('session.ended', clear), session.on('session.clientChanged', clear)];
     return () => subs.forEach((s) => s.unsubscribe());
