@@ -29,3 +29,4 @@ export * from './attendanceFiles';
 export * from './mfa';
 export * from './iam';
 export * from './messages';
+export * from './batchUpload';

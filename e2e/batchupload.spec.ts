@@ -74,8 +74,11 @@ test('1,000 rows with 3 bad: the preview names them, the import creates 997, the
   const saved = readFileSync(file, 'utf8');
   expect(saved.startsWith('\uFEFF')).toBe(true); // a byte-order mark: Excel reads the file as UTF-8
   const report = saved.slice(1).trim().split(/\r?\n/);
-  expect(report[0]).toBe('row,employeeNo,field,message');
+  // written by the console in the reader's language, the columns and words the page shows (issue 48)
+  expect(report[0]).toBe('Row,Employee no.,Field,Problem');
   expect(report.slice(1).map((l) => l.split(',')[0])).toEqual(['101', '401', '701']);
+  expect(report[1]).toContain('Last name');
+  expect(report[3]).toContain('is repeated in this file (row 2)');
 
   await screen.getByTestId('batch-import').click();
   await expect(screen.getByTestId('batch-result')).toContainText('997 created, 0 updated, 0 failed.', { timeout: 90_000 });

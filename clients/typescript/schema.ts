@@ -11892,6 +11892,61 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/event/manage/identity-batch-upload/{id}/errors": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** An upload's rows in error, each problem with its key */
+        get: {
+            parameters: {
+                query?: never;
+                header?: {
+                    /** @description IAM mode: the client (tenant) id the call works in, one the signed-in user holds grants in (else 403). Without it, the session's selected client. */
+                    "x-tenant-id"?: components["parameters"]["TenantId"];
+                };
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Done: the resource, the page or the result the route names. */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            items: {
+                                code?: string;
+                                employeeNo?: string;
+                                field: string;
+                                message: string;
+                                row: number;
+                                values?: Record<string, never>;
+                            }[];
+                        };
+                    };
+                };
+                400: components["responses"]["BadRequest"];
+                401: components["responses"]["Unauthorized"];
+                403: components["responses"]["Forbidden"];
+                404: components["responses"]["NotFound"];
+                409: components["responses"]["Conflict"];
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/event/manage/identity-batch-upload/{id}/errors.csv": {
         parameters: {
             query?: never;
@@ -11899,7 +11954,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** An upload's rows in error */
+        /** An upload's rows in error, as a CSV file (English) */
         get: {
             parameters: {
                 query?: never;

@@ -181,6 +181,14 @@ describe('batch templates and upload', () => {
     const lines = (await report.text()).trim().split('\r\n');
     expect(lines[0]).toBe('row,employeeNo,field,message');
     expect(lines.length).toBe(7);
+    // the same report as data, each problem with its key (the console writes its file in the reader's language)
+    const data = await s.call('GET', `${API.batchUpload}/${prev.body.id}/errors`, { token: nw });
+    expect(data.status).toBe(200);
+    expect(data.body.items).toHaveLength(6);
+    expect(data.body.items.map((e: { row: number }) => String(e.row))).toEqual(lines.slice(1).map((l) => l.split(',')[0]));
+    for (const e of data.body.items) expect(e).toMatchObject({ field: expect.any(String), message: expect.any(String), code: expect.any(String) });
+    // another client's upload is not there
+    expect((await s.call('GET', `${API.batchUpload}/${prev.body.id}/errors`, { token: hb })).status).toBe(404);
   }, 120_000);
 
   it('never leaves half a row: a card issued to someone else fails that row only, identity and all', async () => {

@@ -8,7 +8,8 @@
 //        identity (server/crud/write.ts rowWriter: its checks, the identity with its card, the audit row) in one
 //        savepoint: a failing row leaves nothing of itself, the rest of its batch commits. One change notice (the
 //        catalogue's: consoles reload, the access decisions learn the new cards) after the import.
-//   GET  {batchUpload}/:id/errors.csv  the per-row error report (preview errors, then the import's).
+//   GET  {batchUpload}/:id/errors      the per-row error report (preview errors, then the import's), as data;
+//   GET  {batchUpload}/:id/errors.csv  the same as a CSV file (English: the console writes its own in the reader's language).
 // Scope: the template is the tenant's (another tenant's is 404); the uploader needs 0.3.1.9 and the add privilege
 // in the template's division; a row matching an identity updates it only where the uploader holds edit there.
 import { Readable } from 'node:stream';
@@ -21,7 +22,8 @@ import {
   checkUserFieldValues,
   identitiesResource,
   inputSchema,
-  type Sentence,
+  type BatchErrorReport,
+  type BatchRowError,
   type UserFieldDef,
   type Violation,
 } from '../../contract';
@@ -45,15 +47,8 @@ export const BATCH_PRIVILEGE = '0.3.1.9';
 export const IMPORT_BATCH = 250;
 const PREVIEW_ERRORS_MAX = 5000;
 
-/** A bad row's problem: its field and what is wrong, its sentence's key and values beside the English (issue 48). */
-export interface RowError {
-  row: number;
-  employeeNo?: string;
-  field: string;
-  message: string;
-  code?: string;
-  values?: Sentence['values'];
-}
+/** A bad row's problem: its field and what is wrong, its sentence's key and values beside the English (contract). */
+export type RowError = BatchRowError;
 /** A row ready to import: the identity input as the catalogue's schema made it, its card number, its line. */
 export interface ReadyRow {
   row: number;
@@ -419,6 +414,10 @@ export function batchRoutes(app: FastifyInstance, opts: { db: Db; publish?: Publ
     return reply.send(Readable.from(events(), { objectMode: true, highWaterMark: 1 }));
   });
 
+  // the same report as data: the console writes it as a file in the reader's language (each problem by its key)
+  app.get(`${base}/:id/errors`, { config }, async (req): Promise<BatchErrorReport> => ({ items: (await loadUpload(req)).upload.errors }));
+
+  // the report as a file for the API's readers, in its language (English)
   app.get(`${base}/:id/errors.csv`, { config }, async (req, reply) => {
     const { upload } = await loadUpload(req);
     reply

@@ -59,6 +59,7 @@ import {
   threatLevelsResource,
   webHooksResource,
 } from '../../contract';
+import { BatchErrorReport } from '../../contract/batchUpload';
 import { EnrolmentDone, MfaChallenge, MfaStatus, SignInAnswer, TotpEnrolment } from '../../contract/mfa';
 import { PreviewRequest } from '../access/routes';
 import { LicenseInput } from '../resources/licenses';
@@ -175,7 +176,8 @@ export const DECLARED: Record<string, RouteDoc> = {
   [`PUT ${API.licenses}/:id`]: { body: LicenseInput, summary: 'Applies a license key' },
   // server/batch, server/audit: files
   [`POST ${API.batchUpload}`]: { status: 201, summary: 'A dry run of an identity file (CSV or XLSX as the body, ?templateId=)' },
-  [`GET ${API.batchUpload}/:id/errors.csv`]: { response: 'file', summary: "An upload's rows in error" },
+  [`GET ${API.batchUpload}/:id/errors`]: { response: BatchErrorReport, summary: "An upload's rows in error, each problem with its key" },
+  [`GET ${API.batchUpload}/:id/errors.csv`]: { response: 'file', summary: "An upload's rows in error, as a CSV file (English)" },
   [`GET ${API.audit}/export`]: { response: 'file', summary: 'The audit chain, to verify offline' },
   [`GET ${API.audit}/public-key`]: { response: 'file', summary: 'The public key the audit chain is signed with (PEM)' },
 };

@@ -47,6 +47,8 @@ import {
   type ClientInput,
   type IdentityInput,
   type PageOf,
+  BatchErrorReport,
+  BatchRowError,
   SentenceKey,
   SentenceValues,
 } from '../../contract';
@@ -272,14 +274,6 @@ const ExplanationShape = type({
 export const explainEvent = (id: number) => getJson(`${API.events}/${id}/explain`, ExplanationShape) as Promise<Explanation>;
 
 // ---------- identity batch upload (server/batch/routes.ts) ----------
-const BatchRowError = type({
-  row: integer(),
-  employeeNo: optional(string()),
-  field: string(),
-  message: string(),
-  code: optional(SentenceKey),
-  values: optional(SentenceValues),
-});
 const BatchPreviewShape = type({
   id: integer(),
   fileName: string(),
@@ -301,10 +295,10 @@ export async function previewBatchUpload(templateId: number, file: Blob, fileNam
   return checked(r.data, BatchPreviewShape, API.batchUpload);
 }
 export const batchImportPath = (uploadId: number) => `${API.batchUpload}/${uploadId}/import`;
-/** The per-row error report of an upload, as a file to save. */
-export async function batchErrorReport(uploadId: number): Promise<Blob> {
-  const r = await api.get(`${API.batchUpload}/${uploadId}/errors.csv`, { responseType: 'blob' });
-  return r.data as Blob;
+/** The per-row error report of an upload: every problem with its key (the screen writes the file in the reader's language). */
+export async function batchErrorReport(uploadId: number): Promise<BatchRowError[]> {
+  const path = `${API.batchUpload}/${uploadId}/errors`;
+  return (await getJson(path, BatchErrorReport)).items;
 }
 
 // ---------- what-if preview of access (issue 12, server/access/preview.ts) ----------

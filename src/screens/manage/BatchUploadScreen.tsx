@@ -7,7 +7,7 @@ import { useEffect, useRef, useState } from 'react';
 import { Link } from 'react-router-dom';
 import { Button, Callout, Card, FileInput, FormGroup, H5, HTMLSelect, HTMLTable, ProgressBar, Tag } from '@blueprintjs/core';
 import { useSelector } from '@xstate/react';
-import { hasPrivilege } from '../../../contract';
+import { hasPrivilege, type BatchRowError } from '../../../contract';
 import {
   selectBatchBusy,
   selectBatchCanImport,
@@ -26,6 +26,7 @@ import { useSystemActor } from '../../hooks/useSystemActor';
 import { routeDescription, routeTitle, tCat, say, tx, useLocale, type Locale } from '../../i18n';
 import { violationText } from '../../i18n/violations';
 import { identities } from '../../resources';
+import { toCsv } from '../../resources/csv';
 import { notify } from '../../hooks/console';
 import { PageHeader } from '../../ui/PageHeader';
 import './batchUpload.css';
@@ -45,6 +46,14 @@ function fieldLabel(field: string, loc: Locale): string {
     }
   }
   return field;
+}
+
+/** The whole error report as a file in the reader's language: the columns the page shows, each problem said by its key. */
+function errorReportCsv(errors: BatchRowError[], loc: Locale): string {
+  return toCsv(
+    [tx('Row', undefined, loc), tx('Employee no.', undefined, loc), tx('Field', undefined, loc), tx('Problem', undefined, loc)],
+    errors.map((e) => [String(e.row), e.employeeNo ?? '', fieldLabel(e.field, loc), violationText(e, loc, (k, en) => tCat(k, en, loc))]),
+  );
 }
 
 /** Bad rows listed on the page; the rest are in the downloadable report. */
@@ -76,9 +85,11 @@ export function BatchUploadScreen() {
   const templates = useReading<{ items: { id: number; label: string }[] }>('batchTemplatesReading');
   const reports = useViewActor('batchReportCommands');
   useEffect(() => {
-    const sub = reports.on('command.done', ({ command, result }) => save(result as Blob, `batch-${command}-errors.csv`));
+    const sub = reports.on('command.done', ({ command, result }) =>
+      save(new Blob([errorReportCsv(result as BatchRowError[], loc)], { type: 'text/csv;charset=utf-8' }), `batch-${command}-errors.csv`),
+    );
     return () => sub.unsubscribe();
-  }, [reports]);
+  }, [reports, loc]);
   const [templateId, setTemplateId] = useState<number | null>(null); // visual: the template chosen
   const [file, setFile] = useState<File | null>(null); // visual: the file chosen (sent to the upload actor on Preview)
   const [missing, setMissing] = useState<{ template?: string; file?: string }>({}); // visual: what is still to choose
