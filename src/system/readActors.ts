@@ -315,7 +315,7 @@ export const batchUploadLogic = batchUploadMachine.provide({
     }),
   },
 });
-/** `<uploadId>`: the whole error report of a previewed upload, as a CSV blob. */
+/** `<uploadId>`: the whole error report of a previewed upload (every problem with its key; the screen writes the file). */
 export const batchReportCommands = commands((id) => batchErrorReport(Number(id)));
 
 /** /visitor/details/:id: the visitor, or `{ notFound: true }` for one of another client or removed (an expected answer). */
