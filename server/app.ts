@@ -11,7 +11,7 @@ import { createTokens } from './auth/tokens';
 import { authenticateApiKey, isApiKey } from './auth/apiKeys';
 import { accountScopeHook } from './auth/accountScope';
 import { API_PREFIXES, authGuard } from './auth/guard';
-import { errorHandler, frameworkErrors } from './http/errors';
+import { badQuery, errorHandler, frameworkErrors } from './http/errors';
 import { healthRoutes } from './http/health';
 import { auditHeadSigning } from './audit/routes';
 import { refusedWrites, type Db } from './db/db';
@@ -145,6 +145,7 @@ export async function buildServer(opts: ServerOptions) {
     // an address that does not decode, or a path part too long: said as every refusal (server/http/errors.ts)
     frameworkErrors,
   });
+  app.addHook('onRequest', badQuery); // a query parameter that does not decode: 400 naming it (server/http/errors.ts)
   closeDeadline(app, opts.closeGraceMs ?? 10_000, (m) => (logger ? app.log.warn(m) : console.warn(m)));
   // issue 13: depth bounded before parsing, prototype keys named, and a message that says what is wrong
   app.removeContentTypeParser('application/json');

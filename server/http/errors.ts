@@ -5,6 +5,7 @@ import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import { DATABASE_UNAVAILABLE, DATA_DIR_READ_ONLY, DISK_FULL, DiskFullError, isDatabaseUnavailable, type Db } from '../db/db';
 import type { Sentence } from '../../contract';
 import { HttpError, errorBody, fill, saidOf } from './kit';
+import { API_PREFIXES } from '../auth/guard';
 
 /** Fastify's refusals of a request's body, each a sentence with its key and fastify's English (issue 48). */
 const FASTIFY_SAID: Record<string, Sentence> = {
@@ -39,6 +40,36 @@ export function frameworkErrors(err: FastifyError, req: FastifyRequest, reply: F
         : [500, fill('server.failed', 'Internal Server Error', {})];
   if (status === 500) req.log.error({ err, url: path }, 'request failed');
   return reply.code(status).send(errorBody(status, said, status === 500 ? undefined : [{ field: '(url)', ...said }]));
+}
+
+/** `decodeURIComponent` of a query part as a form encodes it (`+` a space), or null when it is not UTF-8 percent-encoding. */
+function decoded(part: string): string | null {
+  try {
+    return decodeURIComponent(part.replace(/\+/g, ' '));
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * A query parameter that does not decode (`?q=%ED%A0%80`, a lone surrogate's bytes; `?q=%zz`): 400 with a violation of
+ * that parameter. Fastify's parser keeps such a value as its raw text, so a search went on for "%ED%A0%80" as if asked;
+ * an address's path that does not decode is fastify's own refusal (frameworkErrors). Only an API address's query holding
+ * a `%` is read (the console's own pages open whatever a link appended to them).
+ */
+export function badQuery(req: FastifyRequest, reply: FastifyReply, done: () => void) {
+  const url = req.raw.url ?? '';
+  const at = url.indexOf('?');
+  if (at < 0 || url.indexOf('%', at) < 0 || !API_PREFIXES.some((p) => url.startsWith(p))) return done();
+  for (const pair of url.slice(at + 1).split('&')) {
+    const eq = pair.indexOf('=');
+    const [rawKey, rawValue] = eq < 0 ? [pair, ''] : [pair.slice(0, eq), pair.slice(eq + 1)];
+    const key = decoded(rawKey);
+    if (key !== null && decoded(rawValue) !== null) continue;
+    const said = fill('request.badQuery', "'{value}' is not a valid url component", { value: (key === null ? rawKey : rawValue).slice(0, 200) });
+    return void reply.code(400).send(errorBody(400, said, [{ field: key === null ? '(url)' : key.slice(0, 100), ...said }]));
+  }
+  done();
 }
 
 export function errorHandler(db: Db) {

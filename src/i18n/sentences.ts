@@ -545,6 +545,7 @@ export const zhSentences: Record<string, string> = {
   'backup.notRestored': '备份未能恢复（{problem}）：数据库保持原样。',
   'backup.restoredNotMigrated': '备份已恢复，但将其更新到最新版本失败（{problem}）：请重新启动服务器，它会在启动时迁移数据库。',
   'backup.restoreFailed': '恢复失败：{problem}',
+  'request.badQuery': '“{value}”不是有效的网址组成部分',
   'simulate.inputRequired': '为必填项：哪个输入',
   'simulate.elevatorRequired': '为必填项：哪部电梯轿厢的读卡器',
   'simulate.floorRequired': '为必填项：哪一层',
