@@ -106,6 +106,8 @@ export function createLink(opts: LinkOptions) {
     if (h) send({ type: 'applied', version: h.version, builtAt: h.builtAt, at: Date.now() });
   };
   const refuse = (field: string, message: string) => {
+    // a live event refused ahead of the backlog is refused again when the backlog's copy comes: said once
+    if (refusals.some((r) => r.field === field && r.message === message)) return;
     refusals.push({ field, message, at: Date.now() });
     if (refusals.length > 100) refusals.shift();
     log(`refused from the server: ${field} ${message}`);

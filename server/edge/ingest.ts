@@ -7,7 +7,7 @@
 // with the chain of checks the edge's engine ran over its snapshot (its version, when it was built): the server's
 // "Why?" explains an edge's decision from it, beside the same swipe decided again with today's rules.
 import type { FastifyRequest } from 'fastify';
-import { DESTINATIONS, DOOR_STATUSES, EVENT_CODES, fill, type DeviceBatchResult, type DeviceEvent, type Event } from '../../contract';
+import { DESTINATIONS, DOOR_STATUSES, EVENT_CODES, fill, type DeviceBatchResult, type DeviceEvent, type EdgeEventPart, type Event } from '../../contract';
 import type { Db } from '../db/db';
 import {
   controllerOfKey,
@@ -209,6 +209,13 @@ export function createEdgeIngest(db: Db, publish?: Publish) {
     ]);
     const knownPeople = new Set(people);
     const knownDoors = new Map(doors.map((r) => [r.id, r]));
+    /** What a decided swipe names that is not this client's (a person, a door), as its violation; null when all is. */
+    const decidedProblem = (d: EdgeEventPart['decided']) =>
+      d && d.identityId !== null && !knownPeople.has(d.identityId)
+        ? { field: 'edge.decided.identityId', ...fill('ingest.notKnownIdentity', 'is not a known identity of this client', {}) }
+        : d && !knownDoors.has(d.doorId)
+          ? { field: 'edge.decided.doorId', ...fill('ingest.notKnownDoor', 'is not a known door of this client', {}) }
+          : null;
 
     // one batch per controller at a time, in arrival order; a batch that came before the one ahead of it (an edge
     // has two in flight) gives its turn back and waits for it, ORDER_WAIT_MS at most, instead of being refused a gap
@@ -273,9 +280,13 @@ export function createEdgeIngest(db: Db, publish?: Publish) {
           continue;
         }
         if (edge.seq > expected && edge.live === true) {
-          // what it says is checked as any other's; a refused one is not noted (the backlog brings it again, refused then)
-          const d = edge.decided;
-          if ((d && d.identityId !== null && !knownPeople.has(d.identityId)) || (d && !knownDoors.has(d.doorId))) continue;
+          // what it says is checked as any other's and refused with why; its number is not noted (the backlog brings it
+          // again, refused and noted then)
+          const wrong = decidedProblem(edge.decided);
+          if (wrong) {
+            rejected.push({ index: g.index, violations: [wrong] });
+            continue;
+          }
           storedAhead.add(edge.seq); // on its way: a resend meanwhile is a duplicate
           ahead.add(g.e);
           storedAheadOf.add(g.e);
@@ -292,19 +303,9 @@ export function createEdgeIngest(db: Db, publish?: Publish) {
         }
         // refused for what it says, its number is used all the same: the edge sends it no more, and the next follows it
         next.set(g.e.controllerId, edge.seq + 1);
-        const d = edge.decided;
-        if (d && d.identityId !== null && !knownPeople.has(d.identityId)) {
-          rejected.push({
-            index: g.index,
-            violations: [{ field: 'edge.decided.identityId', ...fill('ingest.notKnownIdentity', 'is not a known identity of this client', {}) }],
-          });
-          continue;
-        }
-        if (d && !knownDoors.has(d.doorId)) {
-          rejected.push({
-            index: g.index,
-            violations: [{ field: 'edge.decided.doorId', ...fill('ingest.notKnownDoor', 'is not a known door of this client', {}) }],
-          });
+        const wrong = decidedProblem(edge.decided);
+        if (wrong) {
+          rejected.push({ index: g.index, violations: [wrong] });
           continue;
         }
         kept.push(g);

@@ -100,6 +100,55 @@ describe('the device interface', () => {
     expect(await eventCount()).toBe(before + 1);
   });
 
+  it("refuses an edge's live events naming another client's controller or its people and doors: nothing stored, no number noted", async () => {
+    const nw = await watch(operator);
+    const before = await eventCount();
+    const seqRows = async (controller: number) =>
+      (
+        await s.db.query('select 1 from edge_controllers where controller_id = $1 union all select 1 from edge_seq_ahead where controller_id = $1', [
+          controller,
+        ])
+      ).rows.length;
+    const nwNumbers = await seqRows(nwController);
+    const part = (seq: number, decided?: object) => ({
+      seq,
+      occurredAt: Date.now(),
+      offline: false,
+      snapshotVersion: 1,
+      live: true,
+      ...(decided ? { decided } : {}),
+    });
+    const nwDoor = Number((await s.db.query<{ id: number }>('select id from doors where client_id = $1 order by id limit 1', [northwind])).rows[0].id);
+    const nwPerson = Number((await s.db.query<{ id: number }>('select id from identities where client_id = $1 order by id limit 1', [northwind])).rows[0].id);
+    // Harbour's key: a live event far ahead of Northwind's controller's journal, and one of Harbour's own controller
+    // whose decided swipe names Northwind's door and person (the live lane stores ahead without waiting for the backlog)
+    const r = await send(
+      [
+        { controllerId: nwController, eventCode: EVENT_CODES.accessGranted, sourceId: 'reader-1', edge: part(1_000) },
+        { controllerId: nwController, eventCode: EVENT_CODES.doorForcedOpen, sourceId: 'door-1', edge: part(1_001) },
+        {
+          controllerId: hbController,
+          eventCode: EVENT_CODES.accessGranted,
+          sourceId: 'reader-1',
+          edge: part(5_000, { identityId: nwPerson, decision: 'granted', reason: 'granted', card: 'NW-CARD', doorId: nwDoor, side: 'entry' }),
+        },
+      ],
+      harbourKey,
+    );
+    expect(r.status).toBe(200);
+    expect(r.body.accepted).toBe(0);
+    expect(r.body.rejected.map((x: any) => [x.index, x.violations[0].field, x.violations[0].code])).toEqual([
+      [0, 'controllerId', 'ingest.notKnownController'],
+      [1, 'controllerId', 'ingest.notKnownController'],
+      [2, 'edge.decided.identityId', 'ingest.notKnownIdentity'],
+    ]);
+    expect(await eventCount()).toBe(before);
+    expect(await seqRows(nwController)).toBe(nwNumbers); // no number of Northwind's controller noted by Harbour's batch
+    expect(await s.count('select 1 from edge_seq_ahead where controller_id = $1 and seq = 5000', [hbController])).toBe(0);
+    await new Promise((res) => setTimeout(res, 300));
+    expect(nw.on(DESTINATIONS.events)).toEqual([]);
+  });
+
   it('answers 400 naming the field for an envelope that is not a batch', async () => {
     const before = await eventCount();
     for (const events of ['nope', [], { 0: 1 }]) {
