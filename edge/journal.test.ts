@@ -130,6 +130,16 @@ describe('the edge journal', () => {
     const [gap, next] = small.pending();
     expect(gap).toMatchObject({ seq: oldest - 1, eventCode: 1032, sourceId: 'ctrl-7', lost: { count: oldest - 6 } });
     expect(next.seq).toBe(oldest);
+    // stopped at once (kill -9: never closed) before the server has the lost numbers: started again, the server's
+    // welcome asks for the same rewind, and they are said again in their place, the rest after them
+    const again = openJournal(sd, { limit: 10 });
+    expect(again.rewind(5, { id: 7, name: 'Gate' })).toEqual({ again: 40 - oldest + 1, lost: oldest - 1 - 5 });
+    expect(again.pending().map((e) => e.seq)).toEqual(Array.from({ length: 40 - oldest + 2 }, (_, i) => oldest - 1 + i));
+    expect(again.pending()[0]).toMatchObject({ eventCode: 1032, lost: { count: oldest - 6 } });
+    // once the server has stored them, the mark moves on as ever
+    again.delivered(oldest);
+    expect(openJournal(sd, { limit: 10 }).pending()[0].seq).toBe(oldest + 1);
     small.close();
+    again.close();
   });
 });

@@ -217,7 +217,10 @@ export function openJournal(dir: string, opts: { limit?: number; maxAgeMs?: numb
       }
       const again = delivered - seq - lost;
       delivered = seq;
-      writeMark(seq);
+      // the Edge events lost lives in memory only (the file is in number order and cannot take it): the mark is moved
+      // back on disk only when nothing was lost. Stopped before the server stores it (kill -9, power), the edge starts
+      // with the old mark, the server's welcome asks for the same rewind, and the lost numbers are said again
+      if (!lost) writeMark(seq);
       changed();
       return { again, lost };
     },
