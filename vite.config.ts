@@ -2,7 +2,7 @@ import { defineConfig, runnerImport, type Plugin } from 'vite';
 import react from '@vitejs/plugin-react';
 import { fileURLToPath } from 'node:url';
 import { axiosXhrOnly, blueprintIcons, precompress } from './scripts/vitePlugins.ts';
-import { lazyHotkeysDialog, startChunks, startChunksCheck } from './scripts/startChunks.ts';
+import { lazyHotkeysDialog, START_LATER, startChunks, startChunksCheck } from './scripts/startChunks.ts';
 
 /** The sign-in page's stylesheet (src/signin/signinCss.ts, PurgeCSS over the console's sheets), made once per
  *  build (and again in the dev server when one of those sheets changes) and offered to src/main.tsx as `virtual:signin.css` (a name ending in .css: Vite's CSS pipeline
@@ -27,15 +27,6 @@ const here = (path: string) => fileURLToPath(new URL(path, import.meta.url));
 /** What the console's start evaluates: its code and the dashboard, the screen most operators open on (their icons, and
  *  the sign-in page's, come with the console: scripts/vitePlugins.ts blueprintIcons). */
 const START = ['./src/app/App.tsx', './src/signin/mountConsole.tsx', './src/screens/general/DashboardScreen.tsx'];
-/** What loads after the console's start by design (issue 48): the build fails when one of these is in a chunk of the
- *  start (scripts/startChunks.ts startChunksCheck). The charts (recharts), Blueprint's overlays (Overlay2 and its
- *  transitions: the drawers, the toaster, the hotkeys dialog), the popovers (floating-ui), the tour's overlay, the live
- *  connection's STOMP and SockJS, and the other screens' logic. */
-const START_LATER = [
-  /[\\/]node_modules[\\/](recharts|react-transition-group|@floating-ui|@stomp|sockjs-client)[\\/]/,
-  /[\\/]@blueprintjs[\\/]core[\\/]lib[\\/]esm[\\/]components[\\/](overlay2|dialog|drawer|toast|hotkeys[\\/]hotkeysDialog)[\\/.]/,
-  /[\\/]src[\\/](app[\\/](SettingsDrawer|SidebarDrawer|toaster|TourOverlay)|ui[\\/]popoverKit|system[\\/]screenLogic|screens[\\/]general[\\/]DashboardCharts)\./,
-];
 
 const target = `http://127.0.0.1:${process.env.PORT ?? 8080}`;
 const proxied = ['/idp', '/event', '/central', '/api', '/MyKad', '/report', '/visitor', '/batch', '/video', '/ws'];

@@ -2,7 +2,7 @@
 // script; a module it finds that the start does not use is fetched at start for nothing, and a barrel's every
 // declaration (contract/index.ts names the whole catalogue) must not come along because one name was asked of it.
 import { describe, expect, it } from 'vitest';
-import { LAZY_HOTKEYS_DIALOG_CODE, lazyHotkeysDialog, startChunksCheck, staticReach, type ModuleGraph } from './startChunks';
+import { LAZY_HOTKEYS_DIALOG_CODE, lazyHotkeysDialog, START_LATER, startChunksCheck, staticReach, type ModuleGraph } from './startChunks';
 
 /** A module graph as rolldown's chunking sees it: each module's code and its static imports, in order. */
 function graph(modules: Record<string, [code: string, imports: string[]]>): ModuleGraph {
@@ -129,6 +129,55 @@ describe("the start's check", () => {
         chunk('shared.js', 'shared', ['/node_modules/recharts/es6/index.js']),
       ]),
     ).toEqual([expect.stringContaining('recharts/es6/index.js is in the start')]);
+  });
+});
+
+describe('what the start leaves for later (START_LATER, the list vite.config.ts builds with)', () => {
+  const later = (id: string) => START_LATER.some((r) => r.test(id));
+  it('keeps i18next and the zh-CN dictionaries out of an English start (issue 48: src/i18n/engine.ts)', () => {
+    for (const id of [
+      '/w/node_modules/i18next/dist/esm/i18next.js',
+      '/w/node_modules/react-i18next/dist/es/index.js',
+      '/w/src/i18n/engine.ts',
+      '/w/src/i18n/zh.ts',
+      'C:\\w\\node_modules\\i18next\\dist\\esm\\i18next.js',
+    ])
+      expect(later(id), id).toBe(true);
+    // what an English console says with stays in the start
+    for (const id of ['/w/src/i18n/index.ts', '/w/src/i18n/common.ts', '/w/contract/messages.ts']) expect(later(id), id).toBe(false);
+  });
+  it('fails the build when i18next is in a chunk of the start', () => {
+    const errors: string[] = [];
+    const plugin = startChunksCheck(START_LATER);
+    const generate = plugin.generateBundle as unknown as (this: { error(m: string): never }, o: unknown, b: Record<string, unknown>) => void;
+    const c = (fileName: string, name: string, modules: string[], imports: string[] = [], isEntry = false) => ({
+      type: 'chunk',
+      fileName,
+      name,
+      isEntry,
+      imports,
+      dynamicImports: [],
+      modules: Object.fromEntries(modules.map((m) => [m, {}])),
+    });
+    const bundle = [
+      c('index.js', 'index', ['/w/src/main.tsx'], ['console.js'], true),
+      c('console.js', 'console', ['/w/src/app/App.tsx', '/w/src/i18n/index.ts', '/w/node_modules/i18next/dist/esm/i18next.js']),
+    ];
+    try {
+      generate.call(
+        {
+          error: (m: string) => {
+            errors.push(m);
+            throw new Error(m);
+          },
+        },
+        {},
+        Object.fromEntries(bundle.map((x) => [x.fileName, x])),
+      );
+    } catch {
+      // the build stops at the first error
+    }
+    expect(errors).toEqual([expect.stringContaining('i18next.js is in the start')]);
   });
 });
 

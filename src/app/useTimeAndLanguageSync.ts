@@ -4,7 +4,7 @@ import { useEffect } from 'react';
 import { useSelector } from '@xstate/react';
 import type { DisplayLocale } from '../../contract';
 import { selectDisplayZone, selectIsSignedIn, selectLocale } from '../../machines/session.selectors';
-import { setLocale } from '../i18n';
+import { loadLocale, setLocale } from '../i18n';
 import { browserZone, setDisplayZone } from '../ui/time';
 import { useSystemActor } from '../hooks/useSystemActor';
 
@@ -17,6 +17,10 @@ export function rememberedLocale(): DisplayLocale {
     return 'en';
   }
 }
+
+// a console remembered in Chinese fetches its language (i18next and the zh-CN dictionaries, src/i18n/engine.ts) as the
+// console's code is evaluated, not after its first render: an English one never does (issue 48)
+if (rememberedLocale() === 'zh-CN') loadLocale('zh-CN').catch(() => undefined);
 
 export function useTimeAndLanguageSync(): void {
   const session = useSystemActor('session');

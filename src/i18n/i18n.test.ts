@@ -21,7 +21,7 @@ import {
 } from '../../contract';
 import { NOT_FOUND_ROUTE, ROUTES, SECTIONS } from '../app/routeTable';
 import { declarationEntries } from './catalogue';
-import { i18n, loadLocale, MESSAGES, setLocale, t, tCat, timeAgoLabel, tRoute, tx } from './index';
+import { getLocale, loadLocale, MESSAGES, setLocale, t, tCat, timeAgoLabel, tRoute, tx } from './index';
 import { enRoutes } from '../app/routeWords';
 import { zhRoutes } from './routes.zh';
 import { derivedZhRoutes, enRouteTemplate } from './routes.derived';
@@ -63,10 +63,22 @@ describe('message tables (common)', () => {
     expect(t('signIn', 'en')).toBe('Sign in');
     expect(t('signIn', 'zh-CN')).toBe('登录');
     await setLocale('zh-CN');
-    expect(i18n.language).toBe('zh-CN');
+    expect(getLocale()).toBe('zh-CN');
     expect(t('signIn')).toBe('登录');
     await setLocale('en');
     expect(t('signIn')).toBe('Sign in');
+  });
+  it("says English as i18next would: each key's text with its placeholders filled (an English console has no i18next)", async () => {
+    const { i18n } = await import('./engine');
+    for (const [key, english] of Object.entries(MESSAGES.en)) {
+      const vars = Object.fromEntries(holes(english).map((h, i) => [h.slice(1, -1), i % 2 ? i : `v${i}`]));
+      expect(t(key as keyof typeof MESSAGES.en, 'en', vars)).toBe(i18n.t(key, { ns: 'common', lng: 'en', ...vars }));
+      expect(t(key as keyof typeof MESSAGES.en, 'en')).toBe(i18n.t(key, { ns: 'common', lng: 'en' }));
+    }
+    for (const text of ['Step {n} of {count}', '{a} and {b}', 'Recovery codes left: {count}']) {
+      const vars = { n: 1, count: 0, a: 'x' };
+      expect(tx(text, vars, 'en')).toBe(i18n.t(text, { ns: 'text', lng: 'en', defaultValue: text, ...vars }));
+    }
   });
   it('labels time-ago in both languages', () => {
     const now = Date.UTC(2024, 0, 2, 12, 0, 0);

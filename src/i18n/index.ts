@@ -1,8 +1,12 @@
-// The console's languages on i18next + react-i18next: English by default, zh-CN as the original product's language
-// (§9 time-ago labels). The language comes from the user's settings (src/app/useTimeAndLanguageSync.ts calls
-// setLocale); every mounted view, kept-alive ones included, re-renders on a change through react-i18next.
+// The console's languages: English by default, zh-CN as the original product's language (§9 time-ago labels). The
+// language comes from the user's settings (src/app/useTimeAndLanguageSync.ts calls setLocale); every mounted view,
+// kept-alive ones included, re-renders on a change (useLocale).
 //
-// Namespaces:
+// English is each string's own text with its `{name}` placeholders filled (contract fillTemplate, the server's own
+// filler): an English console never loads i18next (issue 48: it was 14 KB of the start's script). Another language is
+// i18next + its dictionaries (./engine.ts, a chunk of its own), loaded before the console switches to it.
+//
+// Namespaces (i18next's, in ./engine.ts):
 // - common:    keyed messages of the shell (./common.ts), `t('signIn')`;
 // - text:      screen strings keyed by their English text (./text.ts), `tx('Alarm acknowledged')`: the English is the
 //              key and the fallback, and a unit test checks every tx literal in src has a zh-CN entry;
@@ -11,10 +15,8 @@
 //              from the declarations, so the declarations stay pure data;
 // - server:    the server's sentences with values by key (`access.notInside`, the catalogue's scheme: contract/messages.ts),
 //              zh-CN in ./sentences.ts; the English is the server's own `message` (saySentence).
-import i18next, { type TFunction } from 'i18next';
-import { initReactI18next } from 'react-i18next';
 import { useSyncExternalStore } from 'react';
-import { formatTimeAgo, timeAgo, type DisplayLocale, type Sentence } from '../../contract';
+import { fillTemplate, formatTimeAgo, timeAgo, type DisplayLocale, type Sentence } from '../../contract';
 import { CATALOGUE_INDEX } from '../../contract/resources/catalogueIndex';
 import { en, zh, type MessageKey } from './common';
 import { catKey } from './catalogueKeys';
@@ -25,44 +27,26 @@ export const LOCALES: readonly Locale[] = ['en', 'zh-CN'];
 
 export const MESSAGES: Record<Locale, Record<MessageKey, string>> = { en, 'zh-CN': zh };
 
-export const i18n = i18next.createInstance();
-void i18n.use(initReactI18next).init({
-  lng: 'en',
-  fallbackLng: 'en',
-  supportedLngs: ['en', 'zh-CN'],
-  ns: ['common', 'text', 'routes', 'catalogue', 'server', 'privileges'],
-  defaultNS: 'common',
-  // keys are identifiers, paths or English sentences: no nesting, no namespace prefix inside a key
-  keySeparator: false,
-  nsSeparator: false,
-  interpolation: { escapeValue: false, prefix: '{', suffix: '}' },
-  returnEmptyString: false,
-  initAsync: false,
-  resources: {
-    // routes and catalogue in English: none kept, every lookup passes its English (the route table's, the declaration's)
-    // as the fallback; building them at start was a walk of the route table and the catalogue before the first frame
-    en: { common: en, text: {}, routes: {}, catalogue: {}, server: {}, privileges: {} },
-    // the rest of zh-CN arrives with loadLocale('zh-CN') (its own chunk: an English console never downloads it)
-    'zh-CN': { common: zh, text: {}, routes: {}, catalogue: {}, server: {}, privileges: {} },
-  },
-  react: { bindI18n: 'languageChanged', useSuspense: false },
-});
+type Engine = typeof import('./engine');
+/** i18next with the zh-CN dictionaries, once loaded (loadLocale). */
+let engine: Engine | null = null;
+let active: Locale = 'en';
+const current = (): Locale => active;
+const listeners = new Set<() => void>();
 
-const current = (): Locale => (i18n.language === 'zh-CN' ? 'zh-CN' : 'en');
-
-let zhLoading: Promise<void> | null = null;
-/** The language's dictionaries, loaded once (zh-CN is a chunk of its own). */
+let engineLoading: Promise<void> | null = null;
+/** The language's dictionaries, loaded once (zh-CN and i18next are a chunk of their own). */
 export function loadLocale(loc: Locale): Promise<void> {
   if (loc !== 'zh-CN') return Promise.resolve();
-  zhLoading ??= import('./zh')
-    .then(({ zhBundles }) => {
-      for (const [ns, bundle] of Object.entries(zhBundles)) i18n.addResourceBundle('zh-CN', ns, bundle, true, true);
+  engineLoading ??= import('./engine')
+    .then((m) => {
+      engine = m;
     })
     .catch((e) => {
-      zhLoading = null;
+      engineLoading = null;
       throw e;
     });
-  return zhLoading;
+  return engineLoading;
 }
 let wanted: Locale = 'en';
 /** Switch the language: once its dictionaries are in, every mounted view re-renders in it (English meanwhile). */
@@ -70,7 +54,9 @@ export function setLocale(next: Locale): Promise<void> {
   wanted = next;
   return loadLocale(next).then(
     () => {
-      if (wanted === next && i18n.language !== next) return i18n.changeLanguage(next).then(() => undefined);
+      if (wanted !== next || active === next) return;
+      active = next;
+      for (const l of [...listeners]) l();
     },
     () => {
       /* the chunk could not be loaded: the console stays in the language it has */
@@ -80,32 +66,22 @@ export function setLocale(next: Locale): Promise<void> {
 export const getLocale = current;
 
 type Vars = Record<string, string | number>;
-
-// A word without values is looked up once per language: i18next's t() costs a few microseconds a call and a first
-// screen asks for thousands (titles, labels, buttons). Forgotten when a dictionary or the language changes.
-const looked = new Map<string, string>();
-const forget = () => looked.clear();
-i18n.on('languageChanged', forget);
-i18n.store.on('added', forget);
-i18n.store.on('removed', forget);
-function lookUp(ns: string, loc: Locale, key: string, english: string | undefined): string {
-  const k = `${ns}\u0000${loc}\u0000${key}\u0000${english ?? ''}`;
-  let said = looked.get(k);
-  if (said === undefined) {
-    said = i18n.t(key, english === undefined ? { ns, lng: loc } : { ns, lng: loc, defaultValue: english }) as string;
-    if (looked.size >= 20_000) looked.clear(); // words from elsewhere (server sentences) do not pile up
-    looked.set(k, said);
-  }
-  return said;
-}
+/** The language's i18next when the text is said in it: none for English, nor before the language's chunk is in. */
+const engineFor = (loc: Locale): Engine | null => (loc === 'en' ? null : engine);
+/** English (or the fallback before the chunk is in): the text with its placeholders filled, as i18next would. */
+const fill = (text: string, vars: Vars | undefined): string => (vars ? fillTemplate(text, vars) : text);
 
 /** A keyed message in the language (the current one unless `loc`); `{name}` placeholders are filled from `vars`. */
 export function t(key: MessageKey, loc: Locale = current(), vars?: Vars): string {
-  return vars ? (i18n.t(key, { ns: 'common', lng: loc, ...vars }) as string) : lookUp('common', loc, key, undefined);
+  const e = engineFor(loc);
+  if (!e) return fill(MESSAGES[loc][key] || key, vars);
+  return vars ? (e.i18n.t(key, { ns: 'common', lng: loc, ...vars }) as string) : e.lookUp('common', loc, key, undefined);
 }
 /** A screen string by its English text; untranslated text falls back to itself. */
 export function tx(text: string, vars?: Vars, loc: Locale = current()): string {
-  return vars ? (i18n.t(text, { ns: 'text', lng: loc, defaultValue: text, ...vars }) as string) : lookUp('text', loc, text, text);
+  const e = engineFor(loc);
+  if (!e) return fill(text, vars);
+  return vars ? (e.i18n.t(text, { ns: 'text', lng: loc, defaultValue: text, ...vars }) as string) : e.lookUp('text', loc, text, text);
 }
 /** A sentence from elsewhere (a server's refusal, a machine's message): a sentence with its key (a machine keeps the
  *  refusal's: machines/notProvided.ts errorSaid) said by it; text translated when the console's own dictionary has it
@@ -113,8 +89,9 @@ export function tx(text: string, vars?: Vars, loc: Locale = current()): string {
  *  found again by a sentence's English: what the server said with a key travels with it to the view (issue 48). */
 export function say(message: string | Sentence, loc: Locale = current()): string {
   if (typeof message !== 'string') return saySentence(message, loc);
-  if (loc === 'en') return message;
-  if (i18n.exists(message, { ns: 'text', lng: loc })) return i18n.t(message, { ns: 'text', lng: loc, interpolation: { skipOnVariables: true } }) as string;
+  const e = engineFor(loc);
+  if (!e) return message;
+  if (e.i18n.exists(message, { ns: 'text', lng: loc })) return e.i18n.t(message, { ns: 'text', lng: loc, interpolation: { skipOnVariables: true } }) as string;
   return message;
 }
 
@@ -132,7 +109,7 @@ function labelKeys(): Map<string, string> {
 /** A sentence's value in the language when it is a word the console knows (a resource's label, a state), else as
  *  given (a name, a zone, an address). A count or a list of words is a sentence of its own (its key, its values), never
  *  English split apart here. */
-function valueWord(value: string, loc: Locale): string {
+function valueWord(i18n: Engine['i18n'], value: string, loc: Locale): string {
   for (const w of [value, value.charAt(0).toUpperCase() + value.slice(1)])
     if (i18n.exists(w, { ns: 'text', lng: loc })) return i18n.t(w, { ns: 'text', lng: loc, interpolation: { skipOnVariables: true } }) as string;
   const key = labelKeys().get(value.toLowerCase()) ?? (value.endsWith('s') ? labelKeys().get(value.slice(0, -1).toLowerCase()) : undefined);
@@ -145,9 +122,10 @@ const WORD_PLACEHOLDERS = new Set(['what', 'state', 'done', 'action', 'seat', 'e
  *  values filled in, words among them translated too; the server's English for a key the language does not have.
  *  An edge's event journaled while offline carries when it happened (`offlineAt`, server/edge/ingest.ts), said after it. */
 export function saySentence(sentence: Sentence, loc: Locale = current()): string {
-  if (loc === 'en' || !i18n.exists(sentence.code, { ns: 'server', lng: loc })) return sentence.message;
+  const i18n = engineFor(loc)?.i18n;
+  if (!i18n?.exists(sentence.code, { ns: 'server', lng: loc })) return sentence.message;
   const replace: Record<string, string> = Object.fromEntries(
-    Object.entries(sentence.values).map(([k, v]) => [k, typeof v === 'string' && WORD_PLACEHOLDERS.has(k) ? valueWord(v, loc) : String(v)]),
+    Object.entries(sentence.values).map(([k, v]) => [k, typeof v === 'string' && WORD_PLACEHOLDERS.has(k) ? valueWord(i18n, v, loc) : String(v)]),
   );
   // a value that is a sentence of its own (contract sentenceValue: who acted, "unlock schedule Night"), said by its key
   for (const [k, code] of Object.entries(sentence.values)) {
@@ -171,20 +149,23 @@ export function sayEvent(e: { message: string; messageCode?: string; messageValu
 /** An alarm's instructions in the language: a built-in alarm type's by their key (issue 48), a person's as written. */
 export function sayInstructions(e: { instructions?: string | null; instructionsCode?: string }, loc: Locale = current()): string {
   const written = e.instructions ?? '';
-  if (loc === 'en' || !e.instructionsCode || !i18n.exists(e.instructionsCode, { ns: 'server', lng: loc })) return written;
+  const i18n = engineFor(loc)?.i18n;
+  if (!i18n || !e.instructionsCode || !i18n.exists(e.instructionsCode, { ns: 'server', lng: loc })) return written;
   return i18n.t(e.instructionsCode, { ns: 'server', lng: loc, interpolation: { skipOnVariables: true } }) as string;
 }
 /** A route title (by path) or section title (`section.<id>`), English from the route table as the fallback. */
 export function tRoute(key: string, english: string, loc: Locale = current()): string {
-  return lookUp('routes', loc, key, english);
+  return engineFor(loc)?.lookUp('routes', loc, key, english) ?? english;
 }
 /** A privilege's label by its code (contract/privileges.ts), English from the catalogue as the fallback. */
 export function tPrivilege(code: string, english: string, loc: Locale = current()): string {
-  return lookUp('privileges', loc, code, english);
+  return engineFor(loc)?.lookUp('privileges', loc, code, english) ?? english;
 }
 /** A catalogue label by derived key (see ./catalogue.ts), English from the declaration as the fallback. */
 export function tCat(key: string, english: string, loc: Locale = current(), vars?: Vars): string {
-  return vars ? (i18n.t(key, { ns: 'catalogue', lng: loc, defaultValue: english, ...vars }) as string) : lookUp('catalogue', loc, key, english);
+  const e = engineFor(loc);
+  if (!e) return fill(english, vars);
+  return vars ? (e.i18n.t(key, { ns: 'catalogue', lng: loc, defaultValue: english, ...vars }) as string) : e.lookUp('catalogue', loc, key, english);
 }
 
 /**
@@ -197,8 +178,8 @@ export function timeAgoLabel(time: number | Date | string, now: number, loc: Loc
 }
 
 const subscribe = (l: () => void) => {
-  i18n.on('languageChanged', l);
-  return () => i18n.off('languageChanged', l);
+  listeners.add(l);
+  return () => listeners.delete(l);
 };
 /** The console's language; the component re-renders when it changes. */
 export function useLocale(): Locale {
@@ -213,7 +194,6 @@ export function useTx(): (text: string, vars?: Vars) => string {
   const loc = useLocale();
   return (text, vars) => tx(text, vars, loc);
 }
-export type { TFunction };
 
 // ---------- route table titles (src/app/routeTable.ts stays English data) ----------
 interface Titled {
