@@ -251,9 +251,10 @@ export function startChunks(roots: StartChunkRoots) {
  *  start (startChunksCheck, given this list by vite.config.ts). The charts (recharts), Blueprint's overlays (Overlay2
  *  and its transitions: the drawers, the toaster, the hotkeys dialog), the popovers (floating-ui), the tour's overlay,
  *  the live connection's STOMP and SockJS, the other screens' logic, and i18next with the zh-CN dictionaries
- *  (src/i18n/engine.ts: English is said without them, src/i18n/index.ts). */
+ *  (src/i18n/engine.ts: English is said without them, src/i18n/index.ts); rxjs (the notices are a list of listeners,
+ *  src/system/notices.ts). */
 export const START_LATER: readonly RegExp[] = [
-  /[\\/]node_modules[\\/](recharts|react-transition-group|@floating-ui|@stomp|sockjs-client|i18next|react-i18next)[\\/]/,
+  /[\\/]node_modules[\\/](recharts|react-transition-group|@floating-ui|@stomp|sockjs-client|i18next|react-i18next|rxjs)[\\/]/,
   /[\\/]@blueprintjs[\\/]core[\\/]lib[\\/]esm[\\/]components[\\/](overlay2|dialog|drawer|toast|hotkeys[\\/]hotkeysDialog)[\\/.]/,
   /[\\/]src[\\/](app[\\/](SettingsDrawer|SidebarDrawer|toaster|TourOverlay)|ui[\\/]popoverKit|system[\\/]screenLogic|screens[\\/]general[\\/]DashboardCharts|i18n[\\/](engine|zh))\./,
 ];

@@ -1,16 +1,14 @@
 // What a view may ask of the console beyond its own actors, through the hooks room (views never import src/system):
 // a notice for the toasts, and this console's journal as NDJSON (the replay screen's export). All of it is the
 // wiring the shell gave the hooks (./wiring.ts).
-import type { Observer, Subscription } from 'rxjs';
 import { wiring, type ConsoleWiring } from './wiring';
 
 type W = ConsoleWiring;
 /** A notice for the toasts. */
 export const notify: W['notify'] = (notice) => wiring().notify(notice);
 /** The toasts' stream of notices. */
-export const notices$ = {
-  subscribe: (observer: Partial<Observer<Parameters<W['notify']>[0]>> | ((n: Parameters<W['notify']>[0]) => void)): Subscription =>
-    wiring().notices$.subscribe(observer as never),
+export const notices$: W['notices$'] = {
+  subscribe: (listener) => wiring().notices$.subscribe(listener),
 };
 /** The alarm sound's state and its switch (the header's sound control): the wiring's, member by member when used. */
 export const alarmSound: W['alarmSound'] = new Proxy({} as W['alarmSound'], { get: (_t, key) => wiring().alarmSound[key as keyof W['alarmSound']] });
