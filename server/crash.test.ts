@@ -3,7 +3,7 @@
 // every write it acknowledged is there, whole, and no write is there by halves. Also: a data directory that
 // cannot be written stops the start with a plain sentence instead of a stack trace.
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -11,6 +11,7 @@ import { API } from '../contract';
 import { freePort } from '../edge/testPeers';
 import { openPglite } from './db/db';
 import { DEMO_PASSWORD } from './db/seed';
+import { seededImage } from './testImage';
 
 const dir = mkdtempSync(join(tmpdir(), 'gh-crash-'));
 const port = await freePort(); // from the system: a random number collided with other servers in CI
@@ -69,7 +70,7 @@ describe('a server killed with SIGKILL while writing', () => {
     // the data directory from the test run's migrated and seeded image (server/testkit.ts) when there is one: the server
     // then starts on a seeded database instead of migrating and seeding its own (7-10 s of processor time less)
     const image = process.env.GATEHOUSE_TEST_PGLITE_IMAGE;
-    if (image) await (await openPglite(env.DATA_DIR, new Blob([readFileSync(image)]))).close();
+    if (image) await (await openPglite(env.DATA_DIR, seededImage(image))).close();
     await start();
     let token = await login();
     const division = (await call('GET', API.divisions, token)).body.items[0].id;

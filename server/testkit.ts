@@ -1,7 +1,7 @@
 // A real server on a free port over a real database for the server tests: PGlite in memory, or, when
 // DATABASE_URL is set (CI's second run), a fresh PostgreSQL database per test file, dropped afterwards.
 import { randomBytes } from 'node:crypto';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { Agent, request } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -11,6 +11,7 @@ import { buildServer, type ServerOptions } from './app';
 import { openPglite, openPostgres, type Db } from './db/db';
 import { migrate } from './db/migrate';
 import { DEMO_PASSWORD, seed } from './db/seed';
+import { seededImage } from './testImage';
 
 export interface Call {
   status: number;
@@ -78,29 +79,6 @@ export function withDatabase(url: string, name: string): string {
   const u = new URL(url);
   u.pathname = `/${name}`;
   return u.toString();
-}
-
-/**
- * The run's seeded image as PGlite reads it (`loadDataDir` asks a Blob for its arrayBuffer()), its bytes read from disk
- * once per fork (vitest keeps a fork's modules from file to file): a Blob made of the 48 MB file and read back took
- * about 1.3 s of processor time of every test server's start (node's Blob copies the bytes in, then reads them out in
- * chunks and joins them), a fifth of opening the database. Each open gets its own copy of the bytes.
- */
-class ImageBlob extends Blob {
-  constructor(private readonly image: Uint8Array) {
-    super([]);
-  }
-  override get size() {
-    return this.image.length;
-  }
-  override async arrayBuffer(): Promise<ArrayBuffer> {
-    return this.image.slice().buffer;
-  }
-}
-let imageRead: { path: string; bytes: Uint8Array } | null = null;
-function seededImage(path: string): Blob {
-  if (imageRead?.path !== path) imageRead = { path, bytes: new Uint8Array(readFileSync(path)) };
-  return new ImageBlob(imageRead.bytes);
 }
 
 export async function startTestServer(overrides: Partial<ServerOptions> = {}) {

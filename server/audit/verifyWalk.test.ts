@@ -4,13 +4,13 @@
 // chains. What is expected is worked out here from the rows the test wrote (their ids and places), not from the walk.
 // It is in the mutation run's tests (vitest.mutation.config.ts), where verifyOffline.test.ts cannot reach the walk.
 import { createPublicKey, generateKeyPairSync, type KeyObject } from 'node:crypto';
-import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openPglite, type Db } from '../db/db';
 import { migrate } from '../db/migrate';
 import { insertAudit } from '../db/queries/audit';
 import { auditSigningKey, sha256Hex, signHeads, verifyChains, type ChainReport } from './chain';
 import { PAGE } from './verify';
+import { seededImage } from '../testImage';
 
 /** Set by vitest's global setup (server/testTemplate.ts): a migrated database image; absent in the mutation run. */
 const IMAGE = process.env.GATEHOUSE_TEST_PGLITE_IMAGE;
@@ -59,7 +59,7 @@ async function rehash(tx: Db, id: number) {
 }
 
 beforeAll(async () => {
-  db = await openPglite('memory://', IMAGE ? new Blob([readFileSync(IMAGE)]) : undefined);
+  db = await openPglite('memory://', IMAGE ? seededImage(IMAGE) : undefined);
   await migrate(db);
   await db.query('delete from audit_log'); // the image's seed wrote records of its own
   await db.query('delete from audit_heads');

@@ -15,6 +15,7 @@ import { startEdge, type Edge } from '../../edge/main';
 import { freePort, proxyTo, until } from '../../edge/testPeers';
 import { openPglite, openPostgres, type Db } from '../db/db';
 import { DEMO_PASSWORD } from '../db/seed';
+import { seededImage } from '../testImage';
 import { adminQuery, startTestServer, withDatabase } from '../testkit';
 
 const PG = process.env.DATABASE_URL || '';
@@ -259,11 +260,7 @@ describe('an outage at a site with two Gatehouse Edge controllers', () => {
       const dataDir = join(dir, 'data');
       // from the test run's migrated and seeded image (server/testkit.ts) when there is one
       const image = process.env.GATEHOUSE_TEST_PGLITE_IMAGE;
-      if (image) {
-        const { readFileSync } = await import('node:fs');
-        const seeded = await openPglite(dataDir, new Blob([readFileSync(image)]));
-        await seeded.close();
-      }
+      if (image) await (await openPglite(dataDir, seededImage(image))).close();
       const first = await serverProcess(port, { DATA_DIR: dataDir, DATABASE_URL: '' });
       let again: Awaited<ReturnType<typeof serverProcess>> | null = null;
       await outage({
