@@ -3,9 +3,32 @@
 // is happening while the server restarts; the restore ends every console session (everyone signs in again, as the
 // console warned), and signed in again the page says how the restore went and lists the backup taken just before it.
 // A client's administrator has neither screen. On a server of its own: a restore restarts that server's services.
+import { readdirSync } from 'node:fs';
+import { request as httpRequest } from 'node:http';
+import { randomBytes } from 'node:crypto';
+import { gzipSync } from 'node:zlib';
+import { API } from '../contract';
 import { expect, test } from './fixtures';
 import { ownServer, type OwnServer } from './server';
 import { signIn, go } from './helpers';
+
+/** A backup upload of which only the first half is sent (the rest never is): how it ended, a status or the socket's error. */
+function halfSentUpload(url: string, token: string): Promise<{ status: number } | { error: string }> {
+  const body = gzipSync(randomBytes(1024 * 1024)); // (random: it inflates to its own size, no bomb)
+  const req = httpRequest(url, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${token}`, 'content-type': 'application/gzip', 'transfer-encoding': 'chunked' },
+  });
+  const ended = new Promise<{ status: number } | { error: string }>((resolve) => {
+    req.once('response', (res) => {
+      res.resume();
+      resolve({ status: res.statusCode ?? 0 });
+    });
+    req.once('error', (e) => resolve({ error: (e as NodeJS.ErrnoException).code ?? e.message }));
+  });
+  req.write(body.subarray(0, body.length >> 1));
+  return ended;
+}
 
 let server: OwnServer;
 test.beforeAll(async () => {
@@ -58,6 +81,10 @@ test('the platform operator backs up, a client changes, the restore puts it back
   await row.getByTestId('backup-restore-button').click();
   const dialog = page.getByRole('alertdialog').or(page.getByRole('dialog'));
   await expect(dialog).toContainText('everything changed since is lost');
+  // another backup is half uploaded when the restore is asked for: it ends with the old services, kept nowhere
+  const parts = () => readdirSync(`${server.dataDir}-backups`).filter((f) => f.endsWith('.part'));
+  const upload = halfSentUpload(at(`${API.backups}/upload`), (await page.evaluate(() => localStorage.getItem('jwt')))!);
+  await expect.poll(parts).toHaveLength(1);
   await dialog.getByRole('button', { name: 'Restore' }).click();
   await expect(page.getByTestId('backup-restoring')).toBeVisible();
   // the services restart with the backup, which ends every console session: this console is asked to sign in again
@@ -78,6 +105,11 @@ test('the platform operator backs up, a client changes, the restore puts it back
   await expect(history.first()).toContainText('Backup restored');
   await expect(page.getByTestId('backup-row').filter({ hasText: 'Before a restore' })).toHaveCount(1);
   await expect(page.getByTestId('backup-row').filter({ hasText: 'Taken by hand' })).toHaveCount(1);
+  // the half-sent upload was refused or cut off, and neither listed nor left as a part file
+  const ended = await upload;
+  if ('status' in ended) expect(ended.status).toBeGreaterThanOrEqual(400);
+  expect(parts()).toEqual([]);
+  await expect(page.getByTestId('backup-row')).toHaveCount(2);
 
   // the auto-backup settings: the catalogue's form, linked from the page, kept across a reload
   await page.getByTestId('backup-auto-link').click();
