@@ -7,6 +7,8 @@ import { signIn } from './helpers';
 
 // walks through many screens: on the shared 2-core machine each screen can take seconds
 test.slow();
+// what a browser that never saw the console fetches: a context of its own, not the worker's kept one (e2e/fixtures.ts)
+test.use({ freshContext: true });
 
 const SECTION_CHUNK = /\/assets\/(monitor|manage|report|visitor|configure|general|ReplayScreen|ListScreen)-[^/]*\.js$/;
 const ALL_ICONS_CHUNK = /\/assets\/paths-[^/]*\.js$/;

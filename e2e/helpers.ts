@@ -58,7 +58,7 @@ export async function signIn(page: Page, username: string, passwordOrOptions: st
   // stored once, on the first page of this origin that opens after this call (a later reload keeps what the console
   // has by then: a sign-out stays signed out)
   const once = `e2e-sign-in-${++signIns}`;
-  await page.addInitScript(
+  const script = await page.addInitScript(
     ([t, k, where]) => {
       if (location.origin !== where || sessionStorage.getItem(k)) return;
       sessionStorage.setItem(k, '1');
@@ -67,6 +67,8 @@ export async function signIn(page: Page, username: string, passwordOrOptions: st
     [token, once, origin],
   );
   await page.goto(`${origin}${o.at ?? '/'}`);
+  // its work done: a tab kept for the next test (e2e/fixtures.ts) runs no script of this one's
+  await script.dispose();
   // the screen asked for may answer outside the shell: Access denied (403) or Page Not Found (404)
   await expect(page.getByTestId('app-shell').or(page.getByTestId('forbidden')).or(page.getByTestId('not-found')).first()).toBeVisible();
   if (await page.getByTestId('app-shell').isVisible()) await skipTourIfShown(page);
