@@ -140,6 +140,7 @@ describe('what the start leaves for later (START_LATER, the list vite.config.ts 
       '/w/node_modules/react-i18next/dist/es/index.js',
       '/w/src/i18n/engine.ts',
       '/w/src/i18n/zh.ts',
+      '/w/src/i18n/common.zh.ts',
       'C:\\w\\node_modules\\i18next\\dist\\esm\\i18next.js',
       // and rxjs: the notices are a plain list of listeners (src/system/notices.ts)
       '/w/node_modules/rxjs/dist/esm5/internal/Subject.js',

@@ -256,7 +256,7 @@ export function startChunks(roots: StartChunkRoots) {
 export const START_LATER: readonly RegExp[] = [
   /[\\/]node_modules[\\/](recharts|react-transition-group|@floating-ui|@stomp|sockjs-client|i18next|react-i18next|rxjs)[\\/]/,
   /[\\/]@blueprintjs[\\/]core[\\/]lib[\\/]esm[\\/]components[\\/](overlay2|dialog|drawer|toast|hotkeys[\\/]hotkeysDialog)[\\/.]/,
-  /[\\/]src[\\/](app[\\/](SettingsDrawer|SidebarDrawer|toaster|TourOverlay)|ui[\\/]popoverKit|system[\\/]screenLogic|screens[\\/]general[\\/]DashboardCharts|i18n[\\/](engine|zh))\./,
+  /[\\/]src[\\/](app[\\/](SettingsDrawer|SidebarDrawer|toaster|TourOverlay)|ui[\\/]popoverKit|system[\\/]screenLogic|screens[\\/]general[\\/]DashboardCharts|i18n[\\/](engine|zh|common\.zh))\./,
 ];
 
 /** Fails the build when a chunk the start's groups import imports them back: the walk above missed a module the

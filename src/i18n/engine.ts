@@ -3,7 +3,8 @@
 // filled (./index.ts); src/i18n/index.ts loads this module before it switches to Chinese (a stored zh-CN locale at
 // start, the settings drawer's switch). vite.config.ts (START_LATER) fails the build when it is in the console's start.
 import i18next from 'i18next';
-import { en, zh } from './common';
+import { en } from './common';
+import { zh } from './common.zh';
 import { zhBundles } from './zh';
 
 export const i18n = i18next.createInstance();

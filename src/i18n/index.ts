@@ -18,14 +18,12 @@
 import { useSyncExternalStore } from 'react';
 import { fillTemplate, formatTimeAgo, timeAgo, type DisplayLocale, type Sentence } from '../../contract';
 import { CATALOGUE_INDEX } from '../../contract/resources/catalogueIndex';
-import { en, zh, type MessageKey } from './common';
+import { en, type MessageKey } from './common';
 import { catKey } from './catalogueKeys';
 
 export type Locale = DisplayLocale;
 export type { MessageKey };
 export const LOCALES: readonly Locale[] = ['en', 'zh-CN'];
-
-export const MESSAGES: Record<Locale, Record<MessageKey, string>> = { en, 'zh-CN': zh };
 
 type Engine = typeof import('./engine');
 /** i18next with the zh-CN dictionaries, once loaded (loadLocale). */
@@ -74,7 +72,7 @@ const fill = (text: string, vars: Vars | undefined): string => (vars ? fillTempl
 /** A keyed message in the language (the current one unless `loc`); `{name}` placeholders are filled from `vars`. */
 export function t(key: MessageKey, loc: Locale = current(), vars?: Vars): string {
   const e = engineFor(loc);
-  if (!e) return fill(MESSAGES[loc][key] || key, vars);
+  if (!e) return fill(en[key] || key, vars);
   return vars ? (e.i18n.t(key, { ns: 'common', lng: loc, ...vars }) as string) : e.lookUp('common', loc, key, undefined);
 }
 /** A screen string by its English text; untranslated text falls back to itself. */
