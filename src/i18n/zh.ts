@@ -1,5 +1,5 @@
 // Everything the console says in zh-CN beyond its keyed shell messages, in one chunk of its own: an English console
-// never downloads it (about 80 KB compressed); src/i18n/index.ts loads it before switching to Chinese.
+// never downloads it (about 80 KB compressed); it comes with i18next in ./engine.ts, loaded before the console switches to Chinese.
 import { zhRoutes } from './routes.zh';
 import { derivedZhRoutes } from './routes.derived';
 import { zhPrivileges } from './privileges.zh';
