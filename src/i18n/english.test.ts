@@ -1,9 +1,9 @@
 // Issue 48: an English console never loads i18next. English is each string's own text with its placeholders filled
 // (src/i18n/index.ts); i18next and the zh-CN dictionaries (./engine.ts) load only for another language. Here the
 // engine and i18next cannot load: a lookup in English that reached for them fails.
-import { describe, expect, it, vi } from 'vitest';
+import { beforeAll, describe, expect, it, vi } from 'vitest';
 import { en } from './common';
-import { getLocale, say, saySentence, sayInstructions, setLocale, t, tCat, tPrivilege, tRoute, tx, type MessageKey } from './index';
+import type { MessageKey } from './index';
 
 vi.mock('./engine', () => {
   throw new Error('the i18next engine was loaded in an English console');
@@ -12,8 +12,17 @@ vi.mock('i18next', () => {
   throw new Error('i18next was loaded in an English console');
 });
 
+// this file's own instance of the console's i18n: the test forks are shared between files (vitest `isolate: false`), and
+// one of them may already have loaded the engine into the instance it imported (the clean-clone CI of 2026-12-05 did)
+let i18n: typeof import('./index');
+beforeAll(async () => {
+  vi.resetModules();
+  i18n = await import('./index');
+});
+
 describe('English without i18next', () => {
   it('says every keyed message, screen string, title and label as its English with placeholders filled', async () => {
+    const { getLocale, say, saySentence, sayInstructions, setLocale, t, tCat, tPrivilege, tRoute, tx } = i18n;
     await setLocale('en');
     expect(getLocale()).toBe('en');
     expect(t('signIn')).toBe('Sign in');
@@ -33,6 +42,7 @@ describe('English without i18next', () => {
     expect(sayInstructions({ instructions: 'Call the guard', instructionsCode: 'alarm.forced' })).toBe('Call the guard');
   });
   it('stays in English when the chosen language cannot load, and keeps saying it', async () => {
+    const { getLocale, setLocale, t, tx } = i18n;
     await setLocale('zh-CN');
     expect(getLocale()).toBe('en');
     // before its chunk is in, zh-CN is said in English (its keyed shell messages come with the chunk too)
