@@ -5,8 +5,11 @@
 // as a backup of its own ("before restore"), so a restore can be undone. On PostgreSQL a backup is the database's own
 // dump (pg_dump, custom format) restored with pg_restore, when the server has those tools (else the routes answer 409
 // saying what to install); each backup says which engine it is of (`engine`): one is never restored on the other.
-import { array, boolean, enums, integer, nullable, optional, type, string, type Infer } from './structs';
-import { MessageKeyed, SentenceKey, SentenceValues, type Sentence } from './messages';
+import { array, boolean, enums, integer, nullable, type, string, type Infer } from './structs';
+import { MessageKeyed, keyedAs, type Sentence } from './messages';
+
+const keyedProblem = keyedAs('problem');
+const keyedReason = keyedAs('reason');
 import { AuditEntry } from './schemas';
 import { RESOURCE_INDEX } from './resources/catalogueIndex';
 
@@ -61,16 +64,14 @@ export const RestoreOutcome = type({
   restored: nullable(boolean()),
   problem: nullable(string()),
   /** issue 48: the problem as a sentence (its key and values), which the console says in the operator's language */
-  problemCode: optional(SentenceKey),
-  problemValues: optional(SentenceValues),
+  ...keyedProblem.schema,
 });
 export type RestoreOutcome = Infer<typeof RestoreOutcome>;
 /** A restore's end as it is recorded: whether it restored, and its problem with its key beside its English. */
 export const restoreSettled = (restored: boolean, problem: Sentence | null): Pick<RestoreOutcome, 'restored' | 'problem' | 'problemCode' | 'problemValues'> =>
-  problem ? { restored, problem: problem.message, problemCode: problem.code, problemValues: problem.values } : { restored, problem: null };
+  problem ? { restored, ...keyedProblem.said(problem) } : { restored, problem: null };
 /** Why the last restore did not happen: its sentence when the server said it with its key, else its English (none: null). */
-export const restoreProblem = (o: Pick<RestoreOutcome, 'problem' | 'problemCode' | 'problemValues'>): string | Sentence | null =>
-  o.problemCode ? { message: o.problem ?? '', code: o.problemCode, values: o.problemValues ?? {} } : o.problem;
+export const restoreProblem = (o: Pick<RestoreOutcome, 'problem' | 'problemCode' | 'problemValues'>): string | Sentence | null => keyedProblem.of(o);
 
 export const BackupList = type({
   /** false where this server cannot take them: `reason` says why (on PostgreSQL without pg_dump: what to install) */
@@ -79,16 +80,16 @@ export const BackupList = type({
   engine: enums(BACKUP_ENGINES),
   reason: nullable(string()),
   /** issue 48: the reason as a sentence (its key and values), which the console says in the operator's language */
-  reasonCode: optional(SentenceKey),
-  reasonValues: optional(SentenceValues),
+  ...keyedReason.schema,
   items: array(BackupInfo),
   /** the last restore, if there was one */
   lastRestore: nullable(RestoreOutcome),
 });
 export type BackupList = Infer<typeof BackupList>;
 /** Why backups cannot be taken here: its sentence when the server said it with its key (issue 48), else its English. */
-export const backupReason = (l: Pick<BackupList, 'reason' | 'reasonCode' | 'reasonValues'>): string | Sentence =>
-  l.reasonCode ? { message: l.reason ?? '', code: l.reasonCode, values: l.reasonValues ?? {} } : (l.reason ?? '');
+export const backupReason = (l: Pick<BackupList, 'reason' | 'reasonCode' | 'reasonValues'>): string | Sentence => keyedReason.of(l) ?? '';
+/** Why backups cannot be taken here, as the list carries it: its key and values beside its English. */
+export const saidAsReason = keyedReason.said;
 
 /** What a restore answers before the server restarts with the backup. */
 export const RestoreStarted = type({ restoring: boolean(), backupId: string(), before: string(), message: string(), ...MessageKeyed });

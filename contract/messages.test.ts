@@ -1,7 +1,8 @@
 // Issue 48: a refusal carries its sentence's key and values beside the English (contract/messages.ts); the schema
 // takes them, in the one key scheme, and takes a refusal without them (an integrator's plain sentence).
 import { describe, expect, it } from 'vitest';
-import { Refusal, SENTENCE_KEY, fillTemplate, validate } from './index';
+import { Refusal, SENTENCE_KEY, fill, fillTemplate, keyedAs, validate } from './index';
+import { object, string } from './structs';
 
 describe('a refusal', () => {
   it('validates with its key and values beside the English, and in each violation', () => {
@@ -36,5 +37,25 @@ describe('fillTemplate', () => {
     expect(fillTemplate('', {})).toBe('');
     // the same template again (split once and kept) fills the same way
     expect(fillTemplate('{a} and {b}, {a} again', { a: 'p', b: 'q' })).toBe('p and q, p again');
+  });
+});
+
+describe('keyedAs: a sentence flattened beside its English under one name', () => {
+  it('flattens under the name, validates with its schema, and reads back the same sentence', () => {
+    const k = keyedAs('reason');
+    const said = fill('backup.noDir', 'No place for {what}', { what: 'backups' });
+    const flat = k.said(said);
+    expect(flat).toEqual({ reason: 'No place for backups', reasonCode: 'backup.noDir', reasonValues: { what: 'backups' } });
+    const Shape = object({ reason: string(), ...k.schema });
+    expect(validate(flat, Shape)).toMatchObject({ ok: true });
+    expect(validate({ ...flat, reasonCode: 'Not a key' }, Shape).ok).toBe(false);
+    expect(k.of(flat)).toEqual(said);
+  });
+
+  it('reads plain English (no key) as it is, and a key without values as a sentence without values', () => {
+    const k = keyedAs('problem');
+    expect(k.of({ problem: 'pg_restore: out of memory' })).toBe('pg_restore: out of memory');
+    expect(k.of({ problem: null })).toBeNull();
+    expect(k.of({ problem: 'Gone', problemCode: 'restore.gone' })).toEqual({ message: 'Gone', code: 'restore.gone', values: {} });
   });
 });

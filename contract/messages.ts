@@ -64,13 +64,36 @@ export function sentenceValue(name: string, value: string | Sentence): SentenceV
   return out;
 }
 
+/**
+ * A sentence flattened beside its English under one name (issue 48): `{ <name>: English, <name>Code: key, <name>Values:
+ * values }`, as an answer's `message`, a backup list's `reason` and a restore's `problem` carry it. `schema` is the two
+ * keyed fields for a superstruct `type`/`object`; `said` flattens a sentence; `of` reads it back for the console: the
+ * sentence when it carries its key, else the plain English as it is (a device's words, an older record).
+ */
+export function keyedAs<N extends string>(name: N) {
+  const codeKey = `${name}Code` as `${N}Code`;
+  const valuesKey = `${name}Values` as `${N}Values`;
+  type Keyed = { [K in `${N}Code`]?: string } & { [K in `${N}Values`]?: SentenceValues };
+  return {
+    schema: { [codeKey]: optional(SentenceKey), [valuesKey]: optional(SentenceValues) } as { [K in `${N}Code`]: ReturnType<typeof optional<string, null>> } & {
+      [K in `${N}Values`]: ReturnType<typeof optional<SentenceValues, null>>;
+    },
+    said: (s: Sentence) => ({ [name]: s.message, [codeKey]: s.code, [valuesKey]: s.values }) as { [K in N]: string } & Required<Keyed>,
+    of: <T extends { [K in N]?: string | null } & Keyed>(o: T): Sentence | T[N] => {
+      const r = o as unknown as Record<string, unknown>; // the mapped type's keys, read plainly
+      const code = r[codeKey] as string | undefined;
+      return code ? { message: (r[name] as string | null) ?? '', code, values: (r[valuesKey] as SentenceValues | undefined) ?? {} } : o[name];
+    },
+  };
+}
+
+const keyedMessage = keyedAs('message');
 /** An answer's message keyed (issue 48): its sentence's key and values beside its English `message`. */
-export const MessageKeyed = { messageCode: optional(SentenceKey), messageValues: optional(SentenceValues) };
+export const MessageKeyed = keyedMessage.schema;
 /** A success message with its key, as an answer carries it: `{ message, messageCode, messageValues }`. */
-export const saidAsMessage = (s: Sentence) => ({ message: s.message, messageCode: s.code, messageValues: s.values });
+export const saidAsMessage = keyedMessage.said;
 /** An answer's message as the console says it: its sentence when it carries its key, else its English (a device's words). */
-export const messageOf = (a: { message: string; messageCode?: string; messageValues?: SentenceValues }): string | Sentence =>
-  a.messageCode ? { message: a.message, code: a.messageCode, values: a.messageValues ?? {} } : a.message;
+export const messageOf = (a: { message: string; messageCode?: string; messageValues?: SentenceValues }): string | Sentence => keyedMessage.of(a);
 
 /** One entry of a refusal's `violations`: a field and what is wrong with it, its sentence's key and values when it has them. */
 export const ViolationBody = object({ field: string(), message: string(), code: optional(SentenceKey), values: optional(SentenceValues) });

@@ -18,6 +18,7 @@ import {
   type PlatformHistory,
   type RestoreStarted,
   saidAsMessage,
+  saidAsReason,
   restoreSettled,
   sentenceValue,
   type Sentence,
@@ -30,8 +31,7 @@ import { advanceAuthEpoch, auditedBackupIds, authEpoch, endConsoleSessions } fro
 import { HttpError, principal, fill, saidOf, INVALID_REQUEST, type Said } from '../http/kit';
 
 /** Why backups cannot be taken here, its key and values beside its English (issue 48). */
-const reasonOf = (said: Said | null) =>
-  said === null ? { reason: null } : typeof said === 'string' ? { reason: said } : { reason: said.message, reasonCode: said.code, reasonValues: said.values };
+const reasonOf = (said: Said | null) => (said === null ? { reason: null } : typeof said === 'string' ? { reason: said } : saidAsReason(said));
 import { audit } from '../audit/trail';
 import {
   NO_BACKUP_DIR,
