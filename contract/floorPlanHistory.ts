@@ -3,8 +3,8 @@
 // the audited edits and lockdowns left it at T), the alarms open at T, the threat level in force at T and who was in
 // which access zone at T (the last granted swipe of each person up to T, as anti-passback keeps it live).
 // Each part is answered only to holders of the privilege of the live screen that shows it; otherwise it is null.
-import { array, boolean, enums, integer, nullable, object, optional, string, type Infer } from './structs';
-import { SentenceKey, SentenceValues, fill } from './messages';
+import { array, boolean, enums, integer, nullable, object, string, type Infer } from './structs';
+import { MessageKeyed, fill } from './messages';
 import { isoInstant, type Problem } from './primitives';
 
 /** How far back the floor plan's time slider goes. */
@@ -39,8 +39,7 @@ export const PastAlarm = object({
   eventCode: integer(),
   message: string(),
   /** issue 48: its event's message as a sentence (the console says it by the key), when it was stored with one */
-  messageCode: optional(SentenceKey),
-  messageValues: optional(SentenceValues),
+  ...MessageKeyed,
   priority: integer(),
   raisedAt: string(),
   /** at T: not yet acknowledged, or acknowledged and not yet processed */

@@ -5,7 +5,7 @@ import { array, enums, nullable, object, optional, size, type Infer } from './st
 import { idInt, requiredText } from './primitives';
 import { EVENT_CODES } from './monitor';
 import { EdgeEventPart } from './edge';
-import { SentenceKey, SentenceValues } from './messages';
+import { MessageKeyed } from './messages';
 import type { Violation } from './violation';
 
 /** Most messages one request may carry. */
@@ -26,8 +26,7 @@ export const DeviceEvent = object({
   message: optional(printable(500)),
   /** Issue 48: the message as a sentence (contract/messages.ts fill): its key and values, which the console says in the
    *  operator's language; the English `message` is kept as sent */
-  messageCode: optional(SentenceKey),
-  messageValues: optional(SentenceValues),
+  ...MessageKeyed,
   /** Gatehouse Edge (issue 47, contract/edge.ts): its journal's sequence number, when it happened, offline or not */
   edge: optional(EdgeEventPart),
 });

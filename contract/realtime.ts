@@ -2,7 +2,7 @@
 // prefixes, the hardware status codes (§4) and a schema for every message body, shared by the broker
 // (server/realtime) and the socket machine (machines/socket.ts), which validates each body at the edge.
 import { array, assign, boolean, define, defaulted, enums, integer, nullable, number, optional, string, type, union, type Infer, type Struct } from './structs';
-import { SentenceKey, SentenceValues } from './messages';
+import { MessageKeyed, SentenceKey } from './messages';
 
 // ---------- services and destinations ----------
 
@@ -161,8 +161,7 @@ export const Event = type({
   message: defaulted(string(), ''),
   /** Issue 48: the message's key and values (contract/messages.ts), which the console says in the operator's language;
    *  absent on an event stored before they were kept (its English `message` alone). */
-  messageCode: optional(SentenceKey),
-  messageValues: optional(SentenceValues),
+  ...MessageKeyed,
   alert: boolean(),
   acknowledge: defaulted(boolean(), false),
   process: defaulted(boolean(), false),
@@ -251,8 +250,7 @@ export const AlarmNotice = type({
   priority: integer(),
   message: string(),
   /** Issue 48: the alarm's message as a key and values, said in the operator's language (absent: the English alone). */
-  messageCode: optional(SentenceKey),
-  messageValues: optional(SentenceValues),
+  ...MessageKeyed,
   at: string(),
   pointName: optional(nullable(string())),
 });
