@@ -48,13 +48,27 @@ function fieldLabel(field: string, loc: Locale): string {
   return field;
 }
 
+/** The error report's columns, in the reader's language: the page's table and the downloaded file say the same. */
+const reportHeader = (loc: Locale) => [
+  tx('Row', undefined, loc),
+  tx('Employee no.', undefined, loc),
+  tx('Field', undefined, loc),
+  tx('Problem', undefined, loc),
+];
+/** One bad row's cells under those columns: its row, employee number, the field as the form labels it, the problem said by its key. */
+const rowWords = (e: BatchRowError, loc: Locale) => [
+  String(e.row),
+  e.employeeNo ?? '',
+  fieldLabel(e.field, loc),
+  violationText(e, loc, (k, en) => tCat(k, en, loc)),
+];
+
 /** The whole error report as a file in the reader's language: the columns the page shows, each problem said by its key. */
-function errorReportCsv(errors: BatchRowError[], loc: Locale): string {
-  return toCsv(
-    [tx('Row', undefined, loc), tx('Employee no.', undefined, loc), tx('Field', undefined, loc), tx('Problem', undefined, loc)],
-    errors.map((e) => [String(e.row), e.employeeNo ?? '', fieldLabel(e.field, loc), violationText(e, loc, (k, en) => tCat(k, en, loc))]),
+const errorReportCsv = (errors: BatchRowError[], loc: Locale) =>
+  toCsv(
+    reportHeader(loc),
+    errors.map((e) => rowWords(e, loc)),
   );
-}
 
 /** Bad rows listed on the page; the rest are in the downloadable report. */
 const SHOWN_ERRORS = 100;
@@ -212,19 +226,17 @@ export function BatchUploadScreen() {
                 <HTMLTable compact striped data-testid="batch-errors">
                   <thead>
                     <tr>
-                      <th>{tx('Row')}</th>
-                      <th>{tx('Employee no.')}</th>
-                      <th>{tx('Field')}</th>
-                      <th>{tx('Problem')}</th>
+                      {reportHeader(loc).map((h) => (
+                        <th key={h}>{h}</th>
+                      ))}
                     </tr>
                   </thead>
                   <tbody>
                     {preview.errors.slice(0, SHOWN_ERRORS).map((e, i) => (
                       <tr key={`${e.row}-${e.field}-${i}`} data-testid="batch-error-row">
-                        <td>{e.row}</td>
-                        <td>{e.employeeNo ?? ''}</td>
-                        <td>{fieldLabel(e.field, loc)}</td>
-                        <td>{violationText(e, loc, (k, en) => tCat(k, en, loc))}</td>
+                        {rowWords(e, loc).map((w, j) => (
+                          <td key={j}>{w}</td>
+                        ))}
                       </tr>
                     ))}
                   </tbody>
