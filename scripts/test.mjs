@@ -99,11 +99,12 @@ if (!failedStep) {
 }
 /**
  * Server test files that never touch PostgreSQL: crash.test.ts starts `server/main.ts` with DATABASE_URL '' (the kill -9
- * guarantee is the embedded database's), pgliteSettings.test.ts opens PGlite itself. In the PostgreSQL step they took
+ * guarantee is the embedded database's), pgliteSettings.test.ts opens PGlite itself, testImage.test.ts looks at the PGlite
+ * image the global setup writes for the PGlite step (on PostgreSQL it makes a template database). In the PostgreSQL step they took
  * 40 + 9 s of a fork (2026-12-04's clean-clone run) and, alone, 62 s of vitest time and 72 s of processor time
  * (load 4-8). A file added here must not read DATABASE_URL, TEST_DATABASE_URL nor the template database.
  */
-const PGLITE_ONLY = ['server/crash.test.ts', 'server/db/pgliteSettings.test.ts'];
+const PGLITE_ONLY = ['server/crash.test.ts', 'server/db/pgliteSettings.test.ts', 'server/testImage.test.ts'];
 /**
  * Server test files whose subject does not depend on the database engine, run once (by the PGlite step above):
  * hostile.property.test.ts sends thousands of hostile bodies, URLs and raw frames, all refused by the contract's checks

@@ -1,0 +1,28 @@
+// The run's seeded image (server/testkit.ts writes it, server/testImage.ts reads it): every test server on PGlite opens
+// it, about 115 times a run, so what an open costs counts. Run by the PGlite step only (scripts/test.mjs PGLITE_ONLY).
+import { describe, expect, it } from 'vitest';
+import { openPglite } from './db/db';
+import { writeSeededPgliteImage } from './testkit';
+import { seededImage } from './testImage';
+
+describe("the server tests' seeded image", () => {
+  it('opens as the seeded database with its log early in its one segment, so opening it writes no next segment', async () => {
+    // the run's image; on PostgreSQL (DATABASE_URL, where CI leaves this file out) one made here as the global setup does
+    const own = process.env.GATEHOUSE_TEST_PGLITE_IMAGE ? null : await writeSeededPgliteImage();
+    const db = await openPglite('memory://', seededImage(own?.file ?? process.env.GATEHOUSE_TEST_PGLITE_IMAGE!));
+    try {
+      // PostgreSQL makes the next 16 MB segment as it starts when its log is past three quarters of the current one
+      const { rows } = await db.query<{ offset: number; segments: number; identities: number }>(
+        `select (pg_walfile_name_offset(pg_current_wal_lsn())).file_offset as offset,
+          (select count(*)::int from pg_ls_waldir() where name ~ '^[0-9A-F]{24}$') as segments,
+          (select count(*)::int from identities) as identities`,
+      );
+      expect(rows[0].segments).toBe(1);
+      expect(rows[0].offset).toBeLessThan(0.75 * 16 * 1024 * 1024);
+      expect(rows[0].identities).toBeGreaterThan(0);
+    } finally {
+      await db.close();
+      own?.remove();
+    }
+  });
+});
