@@ -2,15 +2,11 @@
 // serve the console, the REST API and the real-time endpoints on one port.
 import { mkdirSync } from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
-import { API, fill, webhookBackoffMs, type Sentence } from '../contract';
-import { buildServer, trustProxyOf } from './app';
-import { recoverInterruptedRestore, replaceDataDir } from './backup/backups';
+import type { Sentence } from '../contract';
 import { checkDataDir, dataDirHolder, holdDataDir, openDb, type Db } from './db/db';
-import { migrate } from './db/migrate';
 import { witnessDirProblem } from './audit/witness';
-import { DEMO_PASSWORD, DEMO_USERS, seed } from './db/seed';
-import { startCardConnectorSimulator, type CardConnectorSimulator } from './simulator/cardConnector';
-import { startCompanionSimulator, type CompanionSimulator } from './simulator/companion';
+import type { CardConnectorSimulator } from './simulator/cardConnector';
+import type { CompanionSimulator } from './simulator/companion';
 
 const env = process.env;
 const port = Number(env.PORT ?? 8080);
@@ -53,6 +49,15 @@ async function main() {
     }
     holdDataDir(dataDir);
   }
+  // the server's modules only now, once the start is known to go on: a start refused above (a directory it cannot write,
+  // another server on it) answered after loading all of them, about 3.5 s of processor time (crash.test.ts starts two)
+  const [
+    { API, fill, webhookBackoffMs },
+    { buildServer, trustProxyOf },
+    { recoverInterruptedRestore, replaceDataDir },
+    { migrate },
+    { DEMO_PASSWORD, DEMO_USERS, seed },
+  ] = await Promise.all([import('../contract'), import('./app'), import('./backup/backups'), import('./db/migrate'), import('./db/seed')]);
   if (!env.DATABASE_URL && recoverInterruptedRestore(dataDir)) console.error('A restore was cut off before it finished: the database is as it was before it.');
   let db = await openDb({ databaseUrl: env.DATABASE_URL || undefined, dataDir });
   await migrate(db);
@@ -168,8 +173,10 @@ async function main() {
 const on = (v: string | undefined) => v === 'on' || v === '1' || v === 'true';
 
 async function startDevices(): Promise<{ companion: CompanionSimulator | null; cardConnector: CardConnectorSimulator | null; close(): Promise<void> }> {
-  const companion = on(env.COMPANION) ? await startCompanionSimulator() : null;
-  const cardConnector = on(env.CARD_CONNECTOR) ? await startCardConnectorSimulator({ version: env.CARD_CONNECTOR_VERSION || undefined }) : null;
+  const companion = on(env.COMPANION) ? await (await import('./simulator/companion')).startCompanionSimulator() : null;
+  const cardConnector = on(env.CARD_CONNECTOR)
+    ? await (await import('./simulator/cardConnector')).startCardConnectorSimulator({ version: env.CARD_CONNECTOR_VERSION || undefined })
+    : null;
   if (cardConnector && on(env.CARD_CONNECTOR_CARD)) cardConnector.insertCard();
   return {
     companion,
