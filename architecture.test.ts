@@ -316,3 +316,27 @@ describe('import circles', () => {
     expect(circles).toEqual([]);
   });
 });
+
+// Issue 48: styles beside the parts they style. A block of the shared stylesheet (`.gh-block`, `.gh-block__part`) that
+// only one screen's file names belongs in a `.css` file beside that screen, loaded with its chunk; the shared sheets
+// keep what the shell, the generic parts or several screens use. The dashboard's and the live events table's stay by reason (ARCHITECTURE.md).
+describe('styles beside the parts they style', () => {
+  const SHARED_SHEETS = ['src/styles/app.css', 'src/styles/shift.css'];
+  const STAYS: Record<string, string> = {
+    'gh-dash': 'the dashboard is the opening screen: its rules are in the start stylesheet either way',
+    'gh-stat': "the dashboard's figures, the same",
+    'gh-events-table': "the live events table's wide-screen grid and shift.css's phone cards are one cascade",
+    'gh-events-scroll': "the live events table's scrolling box, part of the same cascade",
+  };
+  const sources = files('src').map((f) => ({ f, text: readFileSync(f, 'utf8') }));
+  it("no block of the shared stylesheets is named by one screen's file alone", () => {
+    const blocks = new Set(SHARED_SHEETS.flatMap((s) => [...readFileSync(s, 'utf8').matchAll(/\.(gh-[a-z0-9-]+?)(?:__|--|[^a-z0-9_-])/g)].map((m) => m[1])));
+    expect(blocks.size).toBeGreaterThan(40); // the scan read the sheets
+    const alone = [...blocks]
+      .filter((b) => !(b in STAYS))
+      .map((b) => ({ b, users: sources.filter((s) => new RegExp(`\\b${b}(?![a-z0-9-])`).test(s.text)).map((s) => s.f) }))
+      .filter((x) => x.users.length === 1 && x.users[0].startsWith('src/screens/'))
+      .map((x) => `${x.b}: only ${x.users[0]}`);
+    expect(alone).toEqual([]);
+  });
+});

@@ -16,6 +16,7 @@ import { notify } from '../hooks/console';
 import { say, tx, useLocale } from '../i18n';
 import { useSystemActor } from '../hooks/useSystemActor';
 import { LazyPopover } from '../ui/LazyPopover';
+import './companion.css';
 
 const INTENT: Record<CompanionStatus, Intent> = { offline: 'none', found: 'warning', connected: 'success' };
 

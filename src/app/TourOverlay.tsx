@@ -13,6 +13,7 @@ import { sectionTitle, tx, useLocale, type Locale } from '../i18n';
 import { SECTIONS } from './routeTable';
 import { tourFactsOf } from './tourFacts';
 import type { SessionSnapshot } from '../../machines/session';
+import './tour.css';
 
 /** The step in the console's language: the tour machine words it in English from the user's facts. */
 function localStep(step: { target: string; title: string; text: string }, loc: Locale, session: SessionSnapshot): { title: string; text: string } {

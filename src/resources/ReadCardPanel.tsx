@@ -21,6 +21,7 @@ import { selectCanCapturePhoto, selectCompanionIsBusy } from '../../machines/com
 import { useSystemActor } from '../hooks/useSystemActor';
 import { notify } from '../hooks/console';
 import { cardValues, photoDataUrl, planFill, type Conflict } from './cardFill';
+import './readCard.css';
 
 const LABELS: Record<string, string> = { firstName: 'First name', lastName: 'Last name', idNumber: 'ID number', photo: 'Photo' };
 const IDLE_TEXT = 'Read the identity card (MyKad) to fill the name, ID number and photo.';

@@ -11,6 +11,7 @@ import { useViewActor } from '../hooks/useViewActor';
 import { say, tx, useLocale } from '../i18n';
 import type { Resource } from './consoleResource';
 import { toBody } from './formValues';
+import './whatIf.css';
 
 /** Rows of each list shown; the counts above them are complete. */
 const SHOWN = 100;

@@ -18,6 +18,7 @@ import type { ServerFile } from '../../hooks/answers';
 import { useSelector } from '@xstate/react';
 import { selectRunningCommand } from '../../../machines/command';
 import { TableScroll } from '../../ui/TableScroll';
+import './attendance.css';
 
 export function AttendanceSummariesScreen() {
   const { route } = useRouteInfo();

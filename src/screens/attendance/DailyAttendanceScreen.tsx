@@ -22,6 +22,7 @@ import type { ServerFile } from '../../hooks/answers';
 import { useSelector } from '@xstate/react';
 import { selectRunningCommand } from '../../../machines/command';
 import { TableScroll } from '../../ui/TableScroll';
+import './attendance.css';
 
 const INTENT: Record<AttendanceStatus, Intent> = {
   present: 'success',

@@ -15,6 +15,7 @@ import { consoleResource } from '../../resources/registry';
 import { notify } from '../../hooks/console';
 import { ListScreen } from '../../ui/ListScreen';
 import { useTime } from '../../ui/time';
+import '../../resources/whatIf.css';
 
 export function AccessZonesScreen() {
   useLocale();

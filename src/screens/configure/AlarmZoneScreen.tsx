@@ -21,6 +21,7 @@ import { routeDescription, routeTitle, say, tx, useLocale } from '../../i18n';
 import { notify } from '../../hooks/console';
 import { PageHeader } from '../../ui/PageHeader';
 import { useTime } from '../../ui/time';
+import './alarmZone.css';
 
 export function AlarmZoneScreen() {
   useLocale();

@@ -18,6 +18,7 @@ import { routeDescription, routeTitle, tx, useLocale } from '../../i18n';
 import { PageHeader } from '../../ui/PageHeader';
 import { useTime } from '../../ui/time';
 import { OsdpReadersPanel } from '../../resources/OsdpReadersPanel';
+import './controllerDiagnostic.css';
 
 export function ControllerDiagnosticScreen() {
   useLocale();

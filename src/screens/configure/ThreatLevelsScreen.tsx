@@ -17,6 +17,7 @@ import { consoleResource } from '../../resources/registry';
 import { ListScreen } from '../../ui/ListScreen';
 import { useTime } from '../../ui/time';
 import { ThreatConfirm, ThreatMinutes, intentOf, minutesAreBad, modeText, useThreatAnswers } from './threatParts';
+import './threatPanel.css';
 
 export function ThreatLevelsScreen() {
   useLocale();

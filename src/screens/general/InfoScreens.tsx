@@ -9,6 +9,7 @@ import { CLIENTS, DASHBOARD, ROUTES, SECTIONS } from '../../app/routeTable';
 import { useSystemActor } from '../../hooks/useSystemActor';
 import { PageHeader } from '../../ui/PageHeader';
 import { routeDescription, routeTitle, sectionTitle, t, tx, useLocale } from '../../i18n';
+import './info.css';
 
 export function ForbiddenScreen() {
   const navigate = useNavigate();

@@ -13,6 +13,7 @@ import { useT } from '../../i18n';
 import { PasswordForm } from '../auth/PasswordForm';
 import { ProfileMfaCard } from './ProfileMfaCard';
 import { say } from '../../i18n';
+import './profile.css';
 
 export function ProfileScreen() {
   const session = useSystemActor('session');

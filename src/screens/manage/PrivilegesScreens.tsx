@@ -20,6 +20,7 @@ import { privilegeLabel, withoutView } from '../../i18n/privileges';
 import { divisionTree, flatten } from '../../resources/divisionTree';
 import { notify } from '../../hooks/console';
 import { PageHeader } from '../../ui/PageHeader';
+import './privileges.css';
 
 const parentOf = (code: string) => code.split('.').slice(0, -1).join('.') || code;
 /** A group's name: its parent code's own "View …" privilege without the verb, else the parent code. */

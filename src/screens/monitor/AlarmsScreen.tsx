@@ -24,6 +24,7 @@ import { say, sayEvent, sayInstructions, tCat, useLocale, useT, tx } from '../..
 import { violationText } from '../../i18n/violations';
 import { alarmNoteState } from './alarmNote';
 import { AlarmFloodPanel, AlarmManagementButtons, AlarmManagementTags } from './AlarmManagement';
+import './alarms.css';
 
 const priorityIntent = (p: number): Intent => (p <= 1 ? 'danger' : p <= 3 ? 'warning' : 'none');
 const STATUS_INTENT = { connected: 'success', connecting: 'warning', waiting: 'danger', idle: 'none' } as const;

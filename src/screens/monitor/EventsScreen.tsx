@@ -29,6 +29,7 @@ import {
   selectPaused,
   selectShownEvents,
 } from '../../../machines/liveEvents.selectors';
+import './eventRows.css';
 
 /** A row's height on a wide screen (app.css: .gh-events-table tbody tr). */
 const EVENT_ROW_PX = 30;

@@ -10,6 +10,7 @@ import { useTime } from '../../ui/time';
 import { useLocale, useT, tx } from '../../i18n';
 import { DateTimeField, dateTimeProblem, isMoment, sayDateTimeProblem } from '../../ui/DateTimeField';
 import { ALARM_FIGURE_PARAMS } from '../../../contract/alarmHandling';
+import './eventReport.css';
 
 /** The URL's filters the server understands (the list's own search box adds q). */
 export const HISTORY_FILTERS = ['eventCode', 'alert', 'from', 'to', 'eventPointId', 'q', ...ALARM_FIGURE_PARAMS] as const;

@@ -5,6 +5,7 @@ import { useState } from 'react';
 import { Button, Callout, FormGroup, InputGroup } from '@blueprintjs/core';
 import { hasPrivilege, PRIV, visitorsResource, type Visitor } from '../../../contract';
 import { tx } from '../../i18n';
+import './visitor.css';
 
 const ACTIONS = visitorsResource.screens?.recordActions ?? [];
 

@@ -21,6 +21,7 @@ import { purposeLabel, today, visitorStatusLabel, visitors } from '../../resourc
 import { ListScreen } from '../../ui/ListScreen';
 import { PageHeader } from '../../ui/PageHeader';
 import { showDate, useTime } from '../../ui/time';
+import './visitor.css';
 
 export function VisitorRegisterScreen() {
   return (
