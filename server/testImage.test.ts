@@ -1,16 +1,25 @@
 // The run's seeded image (server/testkit.ts writes it, server/testImage.ts reads it): every test server on PGlite opens
 // it, about 115 times a run, so what an open costs counts. Run by the PGlite step only (scripts/test.mjs PGLITE_ONLY).
+import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { openPglite } from './db/db';
 import { writeSeededPgliteImage } from './testkit';
 import { seededImage } from './testImage';
 
 describe("the server tests' seeded image", () => {
-  it('opens as the seeded database with its log early in its one segment, so opening it writes no next segment', async () => {
+  it('opens as the seeded database, its bytes left as they were, with its log early in its one segment (no next segment written)', async () => {
     // the run's image; on PostgreSQL (DATABASE_URL, where CI leaves this file out) one made here as the global setup does
     const own = process.env.GATEHOUSE_TEST_PGLITE_IMAGE ? null : await writeSeededPgliteImage();
-    const db = await openPglite('memory://', seededImage(own?.file ?? process.env.GATEHOUSE_TEST_PGLITE_IMAGE!));
+    const image = seededImage(own?.file ?? process.env.GATEHOUSE_TEST_PGLITE_IMAGE!);
+    // every open in a fork reads the same bytes (server/testImage.ts): an open must leave them as they were
+    const digest = async () =>
+      createHash('sha256')
+        .update(new Uint8Array(await image.arrayBuffer()))
+        .digest('hex');
+    const before = await digest();
+    const db = await openPglite('memory://', image);
     try {
+      expect(await digest(), 'the image bytes after an open').toBe(before);
       // PostgreSQL makes the next 16 MB segment as it starts when its log is past three quarters of the current one
       const { rows } = await db.query<{ offset: number; segments: number; identities: number }>(
         `select (pg_walfile_name_offset(pg_current_wal_lsn())).file_offset as offset,
