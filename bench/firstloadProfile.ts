@@ -12,6 +12,10 @@ import { benchChromiumPath, benchDb, benchServer } from './lib';
 
 const DIST = process.env.BENCH_DIST ?? '.tmp/dist-profile';
 const RUNS = Number(process.argv[2] ?? 3);
+/** How long after the counts are on screen the load is still recorded (the charts come after them). */
+const SETTLE_MS = Number(process.env.BENCH_SETTLE_MS ?? 2_500);
+/** Tasks of at least this much processor time are listed one by one, with where their time went. */
+const LIST_TASK_CPU_MS = Number(process.env.BENCH_LIST_TASK_MS ?? 30);
 
 interface ProfileNode {
   id: number;
@@ -90,7 +94,8 @@ async function main() {
       await cdp.send('Profiler.start');
       await page.goto(`${server.base}/`);
       await page.locator('[data-testid=dash-counts]').waitFor({ timeout: 30_000 });
-      await page.evaluate(() => new Promise((r) => setTimeout(r, 500)));
+      // the charts are drawn once the counts are on screen and the main thread idle: their tasks are the load's too
+      await page.evaluate((ms) => new Promise((r) => setTimeout(r, ms)), SETTLE_MS);
       const { profile } = (await cdp.send('Profiler.stop')) as unknown as { profile: Profile };
       const trace = JSON.parse(String(await browser.stopTracing())) as { traceEvents: TraceEvent[] };
       await context.close();
@@ -99,6 +104,8 @@ async function main() {
         trace.traceEvents.filter((e) => e.ph === 'M' && e.name === 'thread_name' && e.args?.name === 'CrRendererMain').map((e) => `${e.pid}:${e.tid}`),
       );
       const tasks = trace.traceEvents.filter((e) => e.ph === 'X' && e.name === 'ThreadControllerImpl::RunTask' && mains.has(`${e.pid}:${e.tid}`));
+      const listed = tasks.filter((e) => (e.tdur ?? 0) >= LIST_TASK_CPU_MS * 1000);
+      const inListed = listed.map(() => new Map<string, number>());
       const top = tasks.reduce<TraceEvent | null>((x, e) => (!x || (e.tdur ?? 0) > (x.tdur ?? 0) ? e : x), null);
       const byId = new Map(profile.nodes.map((n) => [n.id, n]));
       let t = profile.startTime;
@@ -111,6 +118,10 @@ async function main() {
         if (src === '(idle)') continue;
         add(whole, src, dt);
         if (!src.startsWith('(')) add(functions, sourceOf(n.callFrame, true), dt);
+        listed.forEach((e, k) => {
+          if (t >= e.ts && t <= e.ts + (e.dur ?? 0))
+            add(inListed[k], src.startsWith('npm:') || src.startsWith('(') ? src : src.split('/').slice(0, 3).join('/'), dt);
+        });
         if (top && t >= top.ts && t <= top.ts + (top.dur ?? 0)) {
           add(longest, src, dt);
           inTop += dt;
@@ -119,6 +130,17 @@ async function main() {
       console.log(
         `run ${run}: longest task ${((top?.dur ?? 0) / 1000).toFixed(1)} ms (processor ${((top?.tdur ?? 0) / 1000).toFixed(1)} ms), sampled in it ${(inTop / 1000).toFixed(1)} ms`,
       );
+      // each task of LIST_TASK_CPU_MS or more: when it began (after the profile's start), its processor time, what ran in it
+      listed.forEach((e, k) => {
+        const what = [...inListed[k].entries()]
+          .sort((a, b) => b[1] - a[1])
+          .slice(0, 6)
+          .map(([src, us]) => `${src} ${(us / 1000).toFixed(0)}`)
+          .join(', ');
+        console.log(
+          `  at ${((e.ts - profile.startTime) / 1000).toFixed(0)} ms: ${((e.tdur ?? 0) / 1000).toFixed(1)} ms processor (${((e.dur ?? 0) / 1000).toFixed(1)} by the clock): ${what}`,
+        );
+      });
     }
   } finally {
     await browser.close();
