@@ -44,6 +44,32 @@ test('a stopped tour shows again at the next sign-in; a skipped one stays away u
   await page.getByTestId('user-menu').click();
   await page.getByRole('menuitem', { name: 'Restart tour' }).click();
   await expect(tour).toBeVisible();
+  // its first step rings the sidebar itself at 1440 px
+  const ring = page.getByTestId('tour-highlight');
+  const sidebar = (await page.getByTestId('sidebar').boundingBox())!;
+  await expect.poll(async () => (await ring.boundingBox())?.height ?? 0).toBeGreaterThan(sidebar.height / 2);
+});
+
+test('on a phone the tour points at the menu button that opens the sidebar', async ({ page, request }) => {
+  const login = await request.post('/idp/1.0/login', { data: { username: 'auditor', password: PASSWORD } });
+  const { token } = await login.json();
+  expect((await request.put('/idp/1.0/me/settings', { headers: { authorization: `Bearer ${token}` }, data: { tourView: true } })).ok()).toBe(true);
+  await page.setViewportSize({ width: 390, height: 844 });
+  await signInRaw(page, 'auditor');
+  await expect(page.getByTestId('tour-progress')).toHaveText('Step 1 of 5');
+  // the sidebar is behind the menu button on a phone: the ring is around that button (before, no ring at all)
+  const ring = page.getByTestId('tour-highlight');
+  await expect(ring).toBeVisible();
+  const button = (await page.getByTestId('sidebar-toggle').boundingBox())!;
+  const box = (await ring.boundingBox())!;
+  expect(box.x).toBeLessThanOrEqual(button.x);
+  expect(box.y).toBeLessThanOrEqual(button.y);
+  expect(box.x + box.width).toBeGreaterThanOrEqual(button.x + button.width);
+  expect(box.y + box.height).toBeGreaterThanOrEqual(button.y + button.height);
+  expect(box.width).toBeLessThan(120); // the button, not the page
+  await shot(page, 'tour-390');
+  await page.getByRole('button', { name: 'Skip tour' }).click();
+  await expect(page.getByTestId('tour')).toBeHidden();
 });
 
 test('without a companion or a card connector the console says so', async ({ page }) => {

@@ -56,6 +56,7 @@ export function Header({ route, onToggleSidebar, sidebarOpen, onOpenSettings }: 
         aria-label={sidebarOpen ? tx('Collapse menu') : tx('Expand menu')}
         onClick={onToggleSidebar}
         data-testid="sidebar-toggle"
+        data-tour="sidebar" // the tour's first step rings the sidebar where it shows, else (a phone) the button that opens it
       />
       {/* two crumbs at most, nothing to fold away: a plain list (Blueprint's Breadcrumbs puts its overflow list's
           spacer <div> inside the <ol>, which a list may not hold) */}
