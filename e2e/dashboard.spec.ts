@@ -17,24 +17,24 @@ test('the charts library is loaded by the dashboard only', async ({ page }) => {
   // the sign-in lands on the dashboard, whose charts load as it draws: they are in before counting what another screen
   // fetches (a late chart request of the dashboard left behind was counted against the alarms screen: failed in CI)
   await expect(page).toHaveURL(/\/dashboard$/);
-  await expect(page.getByTestId('widget-eventsPerHour').locator('.recharts-surface')).toBeVisible();
+  await expect(page.getByTestId('widget-eventsPerHour').getByTestId('chart-bars')).toBeVisible();
   const fetched: string[] = [];
   page.on('request', (r) => {
     if (/\.js$/.test(r.url())) fetched.push(r.url());
   });
   await page.goto('/monitor/alarms');
   await expect(page.getByTestId('alarms-screen')).toBeVisible();
-  expect(fetched.filter((u) => u.includes('DashboardCharts'))).toEqual([]);
+  expect(fetched.filter((u) => u.includes('DashboardWidgets'))).toEqual([]);
   await page.goto('/dashboard');
-  await expect(page.getByTestId('widget-eventsPerHour').locator('.recharts-surface')).toBeVisible();
-  expect(fetched.filter((u) => u.includes('DashboardCharts'))).toHaveLength(1);
+  await expect(page.getByTestId('widget-eventsPerHour').getByTestId('chart-bars')).toBeVisible();
+  expect(fetched.filter((u) => u.includes('DashboardWidgets'))).toHaveLength(1);
 });
 
 test("the operator's open alarms by priority follow a new alarm live, and the chart opens the alarms", async ({ page }) => {
   await signIn(page, 'operator', { at: '/dashboard' });
   const chart = page.getByTestId('widget-alarmsByPriority');
   await expect(chart).toBeVisible();
-  await expect(page.getByTestId('widget-alarmsPerHour').locator('.recharts-surface')).toBeVisible();
+  await expect(page.getByTestId('widget-alarmsPerHour').getByTestId('chart-bars')).toBeVisible();
   await expect(page.getByTestId('widget-eventsPerHour')).toBeVisible();
   await expect(page.getByTestId('widget-doorStatus')).toBeVisible();
   await expect(page.getByTestId('widget-visitorsToday')).toHaveCount(0); // not the operator's screen
@@ -43,7 +43,7 @@ test("the operator's open alarms by priority follow a new alarm live, and the ch
   const doors = (await (await page.request.get('/event/manage/doors', { headers: h })).json()).items;
   expect((await page.request.post('/api/test/simulate', { headers: h, data: { kind: 'door.forced', doorId: doors[2].id } })).ok()).toBe(true);
   await expect(chart.locator('.gh-card-title__aside')).toHaveText(`${before + 1} open`);
-  await expect(chart.locator('.recharts-bar-rectangle').first()).toBeVisible();
+  await expect(chart.locator('.gh-barchart__bar').first()).toBeVisible();
   await shot(page, 'dashboard-operator');
   await page.getByTestId('widget-alarmsByPriority-link').click();
   await expect(page).toHaveURL(/\/monitor\/alarms$/);

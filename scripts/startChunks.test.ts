@@ -149,6 +149,20 @@ describe('what the start leaves for later (START_LATER, the list vite.config.ts 
     // what an English console says with stays in the start
     for (const id of ['/w/src/i18n/index.ts', '/w/src/i18n/common.ts', '/w/contract/messages.ts']) expect(later(id), id).toBe(false);
   });
+  it("keeps the charts out of the start: the dashboard's widgets and charts (src/ui/BarChart.tsx, visx, d3's scales) and recharts", () => {
+    for (const id of [
+      '/w/src/ui/BarChart.tsx',
+      '/w/src/screens/general/DashboardCharts.tsx',
+      '/w/src/screens/general/DashboardWidgets.tsx',
+      '/w/node_modules/@visx/shape/esm/shapes/Bar.js',
+      '/w/node_modules/@visx/vendor/esm/d3-scale.js',
+      '/w/node_modules/d3-scale/src/band.js',
+      '/w/node_modules/recharts/es6/index.js',
+      'C:\\w\\node_modules\\@visx\\axis\\esm\\axis\\AxisBottom.js',
+    ])
+      expect(later(id), id).toBe(true);
+    for (const id of ['/w/src/ui/time.ts', '/w/src/screens/general/DashboardScreen.tsx']) expect(later(id), id).toBe(false);
+  });
   it('fails the build when i18next is in a chunk of the start', () => {
     const errors: string[] = [];
     const plugin = startChunksCheck(START_LATER);

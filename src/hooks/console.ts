@@ -17,3 +17,6 @@ export type SoundState = ReturnType<W['alarmSound']['state']>;
 export const reportUiError: W['reportUiError'] = (...args) => wiring().reportUiError(...args);
 /** This console's journal so far, one event a line. */
 export const journalNdjson = (): string => wiring().journalNdjson();
+/** Settles once the console's opening screen has what it reads first (issue 48): what a screen does not need to be
+ *  usable (the dashboard's charts) loads after it, so it never delays the opening screen. */
+export const openingScreenRead = (): Promise<void> => wiring().openingScreenRead;

@@ -1,41 +1,20 @@
 // Pages of widgets per user (user.dashboardPages), fed by the dashboard endpoint (live: useLiveDashboard). Issue 10:
 // the server answers only the parts the user may see (the privilege of the screen owning the data), and a widget is
-// drawn only when its part arrived; the charts (recharts) load lazily, so only this screen pays for them.
-import { lazy, Suspense, useEffect, useMemo, useState, type ComponentProps, type ReactNode } from 'react';
+// drawn only when its part arrived. The widgets under the counts (./DashboardWidgets.tsx, with the charts: visx,
+// src/ui/BarChart.tsx) load lazily once the counts are drawn, so a cold dashboard waits for the counts only.
+import { lazy, Suspense, useEffect, useMemo, useState } from 'react';
 import { Link } from 'react-router-dom';
-import { Button, Callout, Card, HTMLTable, Icon, NonIdealState, Spinner, Tab, Tabs, Tag, type IconName } from '@blueprintjs/core';
+import { Button, Callout, Card, Icon, NonIdealState, Spinner, Tab, Tabs, type IconName } from '@blueprintjs/core';
 import { useSelector } from '@xstate/react';
-import { auditActionWords, auditEntityWords, formatNumber, hasPrivilege, PRIV, type DashboardPage, type DashboardSummary } from '../../../contract';
-import { selectOpenByPriority, selectServerAlarmCount } from '../../../machines/alarms.selectors';
-import { selectHeldPrivileges, selectUser } from '../../../machines/session.selectors';
-import { countDoors, doorStateOf } from '../configure/doorStatus';
-import { useLiveDoors } from '../configure/useLiveDoors';
+import { formatNumber, type DashboardPage, type DashboardSummary } from '../../../contract';
+import { selectServerAlarmCount } from '../../../machines/alarms.selectors';
+import { selectUser } from '../../../machines/session.selectors';
 import { useSystemActor } from '../../hooks/useSystemActor';
-import { getLocale, useT, tx } from '../../i18n';
-import { useTime } from '../../ui/time';
+import { openingScreenRead } from '../../hooks/console';
+import { tx } from '../../i18n';
 import { PageHeader } from '../../ui/PageHeader';
 import { useLiveDashboard } from './useLiveDashboard';
 import { HandoverCard } from './HandoverCard';
-
-const charts = () => import('./DashboardCharts');
-const LazyPriorityChart = lazy(() => charts().then((m) => ({ default: m.PriorityChart })));
-const LazyHourChart = lazy(() => charts().then((m) => ({ default: m.HourChart })));
-const LazyVisitorsChart = lazy(() => charts().then((m) => ({ default: m.VisitorsChart })));
-const PriorityChart = (p: ComponentProps<typeof LazyPriorityChart>) => (
-  <InTurn>
-    <LazyPriorityChart {...p} />
-  </InTurn>
-);
-const HourChart = (p: ComponentProps<typeof LazyHourChart>) => (
-  <InTurn>
-    <LazyHourChart {...p} />
-  </InTurn>
-);
-const VisitorsChart = (p: ComponentProps<typeof LazyVisitorsChart>) => (
-  <InTurn>
-    <LazyVisitorsChart {...p} />
-  </InTurn>
-);
 
 type CountKey = 'identities' | 'activeCredentials' | 'divisions' | 'doors' | 'controllers' | 'openAlarms';
 const COUNTS: Record<CountKey, { title: string; icon: string; to?: string; intent?: string }> = {
@@ -84,11 +63,7 @@ export function DashboardScreen() {
               ))}
           </div>
           <div className="gh-dash gh-dash--charts" data-testid="dash-charts">
-            {current.widgets
-              .filter((w) => !(w.id in COUNTS))
-              .map((w) => (
-                <Widget key={w.id} id={w.id} data={data} />
-              ))}
+            <LaterWidgets ids={current.widgets.filter((w) => !(w.id in COUNTS)).map((w) => w.id)} data={data} />
           </div>
         </>
       ) : null,
@@ -160,310 +135,51 @@ function CountWidget({ id, data }: { id: CountKey; data: DashboardSummary }) {
   );
 }
 
-/** A chart card: its title links to the screen behind the figures. */
-function ChartCard({
-  id,
-  icon,
-  title,
-  to,
-  aside,
-  children,
-}: {
-  id: string;
-  icon: IconName;
-  title: string;
-  to: string;
-  aside?: ReactNode;
-  children: ReactNode;
-}) {
-  const painted = useAfterFirstPaint();
-  return (
-    <Card className="gh-dash__chart" data-testid={`widget-${id}`}>
-      <h5 className="bp6-heading gh-card-title">
-        <Icon icon={icon} />{' '}
-        <Link to={to} data-testid={`widget-${id}-link`}>
-          {title}
-        </Link>
-        {aside && <span className="gh-card-title__aside bp6-text-muted">{aside}</span>}
-      </h5>
-      <Suspense fallback={chartSpinner}>{painted ? children : chartSpinner}</Suspense>
-    </Card>
-  );
-}
-
-const chartSpinner = (
+const Widgets = lazy(() => import('./DashboardWidgets').then((m) => ({ default: m.DashboardWidgets })));
+const widgetsSpinner = (
   <div className="gh-dash__chart-loading">
     <Spinner size={20} />
   </div>
 );
 
-/** Issue 48: the dashboard's charts drawn together were one task of 140–250 ms of processor time (recharts, its store
- *  and selectors). They are drawn one at a time, in the order they asked, the next once the one before was drawn (or
- *  went away): the first 100–136 ms, the next about 45 (at load 6–9). */
-const chartsWaiting: Array<(turn: boolean) => void> = [];
-let chartDrawing: ((turn: boolean) => void) | null = null;
-function nextChart(): void {
-  const next = chartsWaiting.shift() ?? null;
-  chartDrawing = next;
-  if (next) window.setTimeout(() => chartDrawing === next && next(true));
-}
-function askChartTurn(chart: (turn: boolean) => void): void {
-  chartsWaiting.push(chart);
-  if (!chartDrawing) nextChart();
-}
-function leaveChartTurn(chart: (turn: boolean) => void): void {
-  const at = chartsWaiting.indexOf(chart);
-  if (at >= 0) chartsWaiting.splice(at, 1);
-  if (chartDrawing === chart) nextChart();
-}
-
-/** A chart drawn in its turn; a spinner until then. */
-function InTurn({ children }: { children: ReactNode }) {
-  const [turn, setTurn] = useState(false); // visual: this chart's turn to be drawn came
-  useEffect(() => {
-    askChartTurn(setTurn);
-    return () => leaveChartTurn(setTurn);
-  }, []);
-  return turn ? (
-    <>
-      {children}
-      <ChartDrawn turn={setTurn} />
-    </>
+/** The widgets under the counts (./DashboardWidgets.tsx: the charts, figures, door status and recent changes), loaded
+ *  once the opening screen is read and drawn. */
+function LaterWidgets({ ids, data }: { ids: string[]; data: DashboardSummary }) {
+  const painted = useAfterFirstPaint();
+  return painted ? (
+    <Suspense fallback={widgetsSpinner}>
+      <Widgets ids={ids} data={data} />
+    </Suspense>
   ) : (
-    chartSpinner
+    widgetsSpinner
   );
 }
-/** Committed with its chart (the same Suspense boundary): the next chart's turn comes once this one was drawn at its
- *  size (recharts' ResponsiveContainer measures after its commit and draws again, a task later). */
-function ChartDrawn({ turn }: { turn: (turn: boolean) => void }) {
-  useEffect(() => {
-    let timer = 0;
-    const frame = requestAnimationFrame(() => {
-      timer = window.setTimeout(() => leaveChartTurn(turn));
-    });
-    return () => {
-      cancelAnimationFrame(frame);
-      clearTimeout(timer);
-      leaveChartTurn(turn);
-    };
-  }, [turn]);
-  return null;
-}
 
-/** True once the frame that first drew the caller is on screen and the main thread is idle (at most a second later):
- *  issue 48: the charts' code, recharts and d3, is fetched once the dashboard's counts are on screen and the work of
- *  drawing them is done, not in the middle of it (a chart drawn then made the opening screen's last long task). */
+/** True once the console's opening screen has what it reads first (src/hooks/console.ts openingScreenRead: a cold
+ *  console's counts drawn, at the latest 2 s after they were shown), the frame that drew the caller is on screen and the
+ *  main thread is idle (at most a second later). Issue 48: the charts' code is fetched after what the opening screen
+ *  needs and after the work of drawing it, never in the middle of it, so it is never among what a cold dashboard waits
+ *  for. */
 function useAfterFirstPaint(): boolean {
-  const [painted, setPainted] = useState(false); // visual: the first frame is drawn and the main thread idle
+  const [painted, setPainted] = useState(false); // visual: the opening screen is read and drawn, and the main thread idle
   useEffect(() => {
+    let gone = false;
+    let frame = 0;
     let timer = 0;
     let idle = 0;
     const idleThen = (then: () => void) => (typeof requestIdleCallback === 'function' ? (idle = requestIdleCallback(then, { timeout: 1_000 })) : then());
-    const frame = requestAnimationFrame(() => {
-      timer = window.setTimeout(() => idleThen(() => setPainted(true)));
+    void openingScreenRead().then(() => {
+      if (gone) return;
+      frame = requestAnimationFrame(() => {
+        timer = window.setTimeout(() => idleThen(() => setPainted(true)));
+      });
     });
     return () => {
+      gone = true;
       cancelAnimationFrame(frame);
       clearTimeout(timer);
       if (idle) cancelIdleCallback(idle);
     };
   }, []);
   return painted;
-}
-
-function Widget({ id, data }: { id: string; data: DashboardSummary }) {
-  const t = useT();
-  const time = useTime();
-  const held = useSelector(useSystemActor('session'), selectHeldPrivileges);
-  // open alarms by priority follow the alarms actor (live); the server's answer says whether to show them at all
-  const byPriority = useSelector(useSystemActor('alarms'), selectOpenByPriority);
-  switch (id) {
-    case 'doorStatus':
-      return data.doorsByState ? <DoorStatusWidget /> : null;
-    case 'alarmsByPriority': {
-      if (!data.alarmsByPriority) return null;
-      const total = byPriority.reduce((n, p) => n + p.count, 0);
-      return (
-        <ChartCard id={id} icon="warning-sign" title={tx('Open alarms by priority')} to="/monitor/alarms" aside={tx('{n} open', { n: total })}>
-          {total === 0 ? (
-            <p className="bp6-text-muted gh-dash__ok">
-              <Icon icon="tick-circle" intent="success" /> {tx('No open alarms.')}
-            </p>
-          ) : (
-            <PriorityChart data={byPriority} />
-          )}
-        </ChartCard>
-      );
-    }
-    case 'alarmsPerHour': {
-      if (!data.alarmsPerHour) return null;
-      const total = data.alarmsPerHour.reduce((n, h) => n + h.count, 0);
-      const to = hasPrivilege(held, [PRIV.eventReport]) ? '/report/event?alert=true' : '/monitor/alarms';
-      return (
-        <ChartCard id={id} icon="timeline-bar-chart" title={tx('Alarms per hour')} to={to} aside={tx('{n} in 24 h', { n: formatNumber(total) })}>
-          <HourChart data={data.alarmsPerHour} colour="#cd4246" what="alarms" />
-        </ChartCard>
-      );
-    }
-    case 'eventsPerHour': {
-      if (!data.eventsPerHour) return null;
-      const total = data.eventsPerHour.reduce((n, h) => n + h.count, 0);
-      const to = hasPrivilege(held, [PRIV.events.view]) ? '/monitor/events' : '/report/event';
-      return (
-        <ChartCard id={id} icon="pulse" title={tx('Events per hour')} to={to} aside={tx('{n} in 24 h', { n: formatNumber(total) })}>
-          <HourChart data={data.eventsPerHour} colour="#2d72d2" what="events" />
-        </ChartCard>
-      );
-    }
-    case 'attendanceToday': {
-      // issue 50: HR's figure of the day (Daily Attendance's statuses of today, counted by the server)
-      const a = data.attendanceToday;
-      if (!a) return null;
-      const figures = [
-        ['present', a.present, 'Present'],
-        ['late', a.late, 'Late'],
-        ['not-yet', a.notYet, 'Not in yet'],
-        ['absent', a.absent, 'Absent'],
-        ['on-leave', a.onLeave, 'On leave'],
-      ] as const;
-      return (
-        <ChartCard id={id} icon="time" title={tx('Attendance today')} to="/attendance/daily-attendance" aside={time.date(a.day)}>
-          <div className="gh-dash__visitors">
-            {figures.map(([status, n, label]) => (
-              <span key={status} data-testid={`attendance-${status}`}>
-                <strong>{formatNumber(n)}</strong> {tx(label)}
-              </span>
-            ))}
-          </div>
-          <p className="bp6-text-muted" data-testid="attendance-expected">
-            {tx('{n} expected at work today', { n: formatNumber(a.expected) })}
-          </p>
-        </ChartCard>
-      );
-    }
-    case 'visitorsToday': {
-      const v = data.visitorsToday;
-      if (!v) return null;
-      return (
-        <ChartCard id={id} icon="people" title={tx('Visitors today')} to="/visitor" aside={time.date(v.day)}>
-          <div className="gh-dash__visitors">
-            <span data-testid="visitors-expected">
-              <strong>{v.expected}</strong> {tx('expected')}
-            </span>
-            <span data-testid="visitors-on-site">
-              <strong>{v.onSite}</strong> {tx('on site')}
-            </span>
-            <span data-testid="visitors-left">
-              <strong>{v.left}</strong> {tx('left')}
-            </span>
-          </div>
-          {v.expected + v.onSite + v.left === 0 ? (
-            <p className="bp6-text-muted">
-              {tx('No visits today.')} <Link to="/visitor/register">{tx('Register a visitor')}</Link>
-            </p>
-          ) : (
-            <VisitorsChart expected={v.expected} onSite={v.onSite} left={v.left} />
-          )}
-        </ChartCard>
-      );
-    }
-    case 'recentChanges': {
-      if (!data.recentChanges) return null;
-      const now = Date.now();
-      return (
-        <Card className="gh-dash__wide" data-testid="widget-recentChanges">
-          <h5 className="bp6-heading gh-card-title">
-            <Icon icon="history" /> <Link to="/report/activity">{t('recentChanges')}</Link>
-          </h5>
-          {data.recentChanges.length === 0 ? (
-            <p className="bp6-text-muted">{tx('No changes yet.')}</p>
-          ) : (
-            <HTMLTable compact striped className="gh-dash__table">
-              <thead>
-                <tr>
-                  <th>{tx('When')}</th>
-                  <th>{tx('Who')}</th>
-                  <th>{tx('What')}</th>
-                  <th>{tx('Record')}</th>
-                </tr>
-              </thead>
-              <tbody>
-                {data.recentChanges.map((c, i) => (
-                  <tr key={i}>
-                    <td title={time.dateTime(c.at, true)}>{time.ago(c.at, now)}</td>
-                    <td title={c.actor}>{c.actorName ?? c.actor}</td>
-                    <td>{tx(auditActionWords(c.action))}</td>
-                    <td>{c.entityName ? `${tx(auditEntityWords(c.entity))}: ${c.entityName}` : tx(auditEntityWords(c.entity))}</td>
-                  </tr>
-                ))}
-              </tbody>
-            </HTMLTable>
-          )}
-        </Card>
-      );
-    }
-  }
-  return (
-    <Card className="gh-stat gh-stat--later" data-testid={`widget-${id}`}>
-      <span className="gh-stat__icon">
-        <Icon icon="build" size={18} />
-      </span>
-      <div>
-        <div className="gh-stat__label">{tx('Widget “{id}”', { id })}</div>
-        <div className="bp6-text-muted">{tx('arrives in a later release')}</div>
-      </div>
-    </Card>
-  );
-}
-
-/** Doors by live state (heart-beats over the stored status); the doors that need someone listed, each a link. */
-function DoorStatusWidget() {
-  const { doors, failed } = useLiveDoors();
-  const time = useTime();
-  const problems = (doors ?? []).filter((d) => doorStateOf(d.status).problem);
-  const now = Date.now();
-  return (
-    <Card className="gh-dash__chart" data-testid="widget-doorStatus">
-      <h5 className="bp6-heading gh-card-title">
-        <Icon icon="key-enter" /> <Link to="/configure/doors">{tx('Door status')}</Link>
-        <span className="gh-card-title__aside bp6-text-muted">{doors ? `${doors.length} doors, live` : ''}</span>
-      </h5>
-      {!doors ? (
-        failed ? (
-          <p className="bp6-text-muted">{tx('The doors could not be loaded.')}</p>
-        ) : (
-          <Spinner size={20} />
-        )
-      ) : (
-        <>
-          <div className="gh-dash__tags">
-            {countDoors(doors).map((c) => (
-              <Tag key={c.status} large minimal={!doorStateOf(c.status).problem} intent={doorStateOf(c.status).intent} data-testid={`door-count-${c.status}`}>
-                {c.count} {getLocale() === 'en' ? doorStateOf(c.status).label.toLowerCase() : tx(doorStateOf(c.status).label)}
-              </Tag>
-            ))}
-          </div>
-          {problems.length === 0 ? (
-            <p className="bp6-text-muted gh-dash__ok">
-              <Icon icon="tick-circle" intent="success" /> {tx('Every door is as it should be.')}
-            </p>
-          ) : (
-            <ul className="gh-dash__problems" data-testid="door-problems">
-              {problems.map((d) => (
-                <li key={d.id}>
-                  <Tag intent={doorStateOf(d.status).intent}>{doorStateOf(d.status).label}</Tag>
-                  <Link to="/configure/doors">{d.name}</Link>
-                  {d.lastChangedAt && (
-                    <span className="bp6-text-muted" title={time.dateTime(d.lastChangedAt, true)}>
-                      {time.ago(d.lastChangedAt, Math.max(now, Date.parse(d.lastChangedAt)))}
-                    </span>
-                  )}
-                </li>
-              ))}
-            </ul>
-          )}
-        </>
-      )}
-    </Card>
-  );
 }
