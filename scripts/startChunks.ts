@@ -249,13 +249,13 @@ export function startChunks(roots: StartChunkRoots) {
 
 /** What loads after the console's start by design (issue 48): the build fails when one of these is in a chunk of the
  *  start (startChunksCheck, given this list by vite.config.ts). The dashboard's widgets under its counts with their
- *  charts (src/ui/BarChart.tsx with visx and d3's scales; recharts for the alarm handling report), Blueprint's overlays (Overlay2
+ *  charts (src/ui/BarChart.tsx with visx and d3's scales), Blueprint's overlays (Overlay2
  *  and its transitions: the drawers, the toaster, the hotkeys dialog), the popovers (floating-ui), the tour's overlay,
  *  the live connection's STOMP and SockJS, the other screens' logic, and i18next with the zh-CN dictionaries
  *  (src/i18n/engine.ts: English is said without them, src/i18n/index.ts); rxjs (the notices are a list of listeners,
  *  src/system/notices.ts). */
 export const START_LATER: readonly RegExp[] = [
-  /[\\/]node_modules[\\/](recharts|@visx[\\/]\w+|d3-\w+|react-transition-group|@floating-ui|@stomp|sockjs-client|i18next|react-i18next|rxjs)[\\/]/,
+  /[\\/]node_modules[\\/](@visx[\\/]\w+|d3-\w+|react-transition-group|@floating-ui|@stomp|sockjs-client|i18next|react-i18next|rxjs)[\\/]/,
   /[\\/]@blueprintjs[\\/]core[\\/]lib[\\/]esm[\\/]components[\\/](overlay2|dialog|drawer|toast|hotkeys[\\/]hotkeysDialog)[\\/.]/,
   /[\\/]src[\\/](app[\\/](SettingsDrawer|SidebarDrawer|toaster|TourOverlay)|ui[\\/](popoverKit|BarChart)|system[\\/]screenLogic|screens[\\/]general[\\/]Dashboard(Charts|Widgets)|i18n[\\/](engine|zh|common\.zh))\./,
 ];

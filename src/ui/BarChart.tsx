@@ -56,7 +56,8 @@ const MAX_BAR = 48;
 
 export function BarChart(props: BarChartProps) {
   return (
-    <div className="gh-barchart" data-testid={props.testId} style={{ height: props.height + (props.legend ? 24 : 0) }}>
+    // a legend has room for two lines (its entries wrap at 390 px)
+    <div className="gh-barchart" data-testid={props.testId} style={{ height: props.height + (props.legend ? 44 : 0) }}>
       <ParentSize debounceTime={50}>{({ width }) => (width > 0 ? <Chart {...props} width={width} /> : null)}</ParentSize>
     </div>
   );

@@ -8,7 +8,6 @@ import { useMemo, useState, type ReactNode } from 'react';
 import { Link, useNavigate } from 'react-router-dom';
 import { Button, Callout, Card, HTMLTable, NonIdealState, SegmentedControl, Spinner } from '@blueprintjs/core';
 import { useSelector } from '@xstate/react';
-import { Bar, BarChart, CartesianGrid, Legend, ResponsiveContainer, Tooltip, XAxis, YAxis } from 'recharts';
 import { selectRunningCommand } from '../../../machines/command';
 import {
   ALARM_HANDLING_MAX_DAYS,
@@ -25,6 +24,7 @@ import { useRouteInfo } from '../../app/RouteContext';
 import { useCommand } from '../../hooks/useCommand';
 import { useReading } from '../../hooks/useReading';
 import { routeDescription, routeTitle, say, tx, useLocale } from '../../i18n';
+import { BarChart } from '../../ui/BarChart';
 import { PageHeader } from '../../ui/PageHeader';
 import { saveFile } from '../../ui/saveFile';
 import { getClientToday, showDateTime } from '../../ui/time';
@@ -203,32 +203,24 @@ function GroupChart({ r, grouping, onOpen }: { r: AlarmHandlingReport; grouping:
   const rows = r[grouping].map((g) => ({
     key: g.key,
     label: label(grouping, g.label),
-    raised: g.figures.raised,
-    lateAck: g.figures.lateAcknowledge,
-    lateProcess: g.figures.lateProcess,
+    values: [g.figures.raised, g.figures.lateAcknowledge, g.figures.lateProcess],
   }));
+  const series = [
+    { name: tx('Raised'), colour: '#2d72d2' },
+    { name: tx('Past acknowledge target'), colour: '#c87619' },
+    { name: tx('Past process target'), colour: '#cd4246' },
+  ];
   return (
     <Card compact data-testid="alarm-handling-chart" style={{ marginBottom: 8 }}>
-      <ResponsiveContainer width="100%" height={220}>
-        <BarChart
-          data={rows}
-          margin={{ top: 8, right: 8, bottom: 0, left: -20 }}
-          accessibilityLayer
-          onClick={(s) => {
-            const i = Number(s?.activeTooltipIndex);
-            if (Number.isInteger(i) && rows[i]) onOpen(rows[i].key);
-          }}
-        >
-          <CartesianGrid strokeDasharray="3 3" vertical={false} />
-          <XAxis dataKey="label" tickLine={false} interval="preserveStartEnd" minTickGap={8} />
-          <YAxis allowDecimals={false} tickLine={false} />
-          <Tooltip cursor={{ fill: 'rgba(143,153,168,.15)' }} />
-          <Legend />
-          <Bar dataKey="raised" name={tx('Raised')} fill="#2d72d2" isAnimationActive={false} style={{ cursor: 'pointer' }} />
-          <Bar dataKey="lateAck" name={tx('Past acknowledge target')} fill="#c87619" isAnimationActive={false} style={{ cursor: 'pointer' }} />
-          <Bar dataKey="lateProcess" name={tx('Past process target')} fill="#cd4246" isAnimationActive={false} style={{ cursor: 'pointer' }} />
-        </BarChart>
-      </ResponsiveContainer>
+      <BarChart
+        name={tx('Alarm handling')}
+        series={series}
+        rows={rows}
+        height={220}
+        labelEvery={Math.max(1, Math.ceil(rows.length / 8))}
+        legend
+        onOpen={onOpen}
+      />
     </Card>
   );
 }
