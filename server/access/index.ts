@@ -221,10 +221,10 @@ export function createAccessIndexes(db: Db, opts: { debounceMs?: number; log?: (
       return () => listeners.delete(listener);
     },
     async get(clientId) {
+      // a read after a change sees it: while the change waits for its debounce, it is built now; once that build is
+      // under way, the read waits for it (the cached index is from before the change)
       if (dirty.has(clientId)) return rebuild(clientId);
-      const cached = cache.get(clientId);
-      if (cached) return cached;
-      return building.get(clientId) ?? rebuild(clientId);
+      return building.get(clientId) ?? cache.get(clientId) ?? rebuild(clientId);
     },
     changed(clientId) {
       const pending = dirty.get(clientId);
