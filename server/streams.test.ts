@@ -1,11 +1,13 @@
 // The one place stream pipelines are built (server/streams.ts, issue 45): its helpers never leave an 'error' nobody
 // listens to (Node throws those and the process ends), and no other file of the server joins streams itself.
-import { readFileSync, readdirSync, statSync } from 'node:fs';
+import { mkdtempSync, readFileSync, readdirSync, rmSync, statSync } from 'node:fs';
+import { pbkdf2 } from 'node:crypto';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PassThrough, Readable, Writable } from 'node:stream';
 import { createGunzip, gzipSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
-import { forward, piped, pipedInto } from './streams';
+import { forward, piped, pipedInto, pipedToFile } from './streams';
 
 /** Every .ts file of the server but tests (generated from the folder: a new room is looked at without a word). */
 function sources(dir = 'server'): string[] {
@@ -26,6 +28,43 @@ describe('server/streams.ts', () => {
       (f) => f !== join('server', 'streams.ts') && /\.pipe\(|\bpipeline\(|from 'node:stream\/promises'/.test(readFileSync(f, 'utf8')),
     );
     expect(joining).toEqual([]);
+  });
+
+  it('is the only file of the server that writes a file from a stream (pipedToFile removes what a failure leaves)', () => {
+    const writing = sources().filter((f) => f !== join('server', 'streams.ts') && /createWriteStream\(/.test(readFileSync(f, 'utf8')));
+    expect(writing).toEqual([]);
+  });
+
+  it('pipedToFile: a source that fails while the thread pool is busy leaves no file, once rejected or later', async () => {
+    // libuv's pool (4 threads) kept busy, as a server's gunzip and password hashes keep it: the file's open waits
+    // behind them, and the source fails before it is done (a refused backup upload's .part was left that way)
+    const dir = mkdtempSync(join(tmpdir(), 'gh-piped-file-'));
+    try {
+      const busy = Array.from({ length: 6 }, () => new Promise((r) => pbkdf2('x', 'y', 150_000, 32, 'sha512', r)));
+      const failing = new Readable({
+        read() {
+          this.destroy(new Error('refused while it was sent'));
+        },
+      });
+      await expect(pipedToFile(join(dir, 'upload.part'), 0o600, failing, new PassThrough())).rejects.toThrow('refused while it was sent');
+      expect(readdirSync(dir)).toEqual([]);
+      await Promise.all(busy);
+      await new Promise((r) => setTimeout(r, 50));
+      expect(readdirSync(dir)).toEqual([]);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('pipedToFile: what went through is in the file, with its mode', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'gh-piped-file-'));
+    try {
+      await pipedToFile(join(dir, 'out'), 0o600, Readable.from([Buffer.from('a backup')]), new PassThrough());
+      expect(readFileSync(join(dir, 'out'), 'utf8')).toBe('a backup');
+      expect(statSync(join(dir, 'out')).mode & 0o777).toBe(0o600);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 
   it('piped: a truncated gzip rejects its promise, and nothing is thrown at the process', async () => {

@@ -3,6 +3,7 @@
 // room joins streams with `.pipe()` or `pipeline()` of its own (server/streams.test.ts holds that). Each helper says
 // where the error goes: into the promise of whoever built it (`piped`), into the stream a reader takes (`pipedInto`),
 // or to the one who forwards a body and decides (`forward`).
+import { createWriteStream, rmSync } from 'node:fs';
 import type { Readable, Writable } from 'node:stream';
 import { pipeline as pipelineCallback } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
@@ -14,6 +15,26 @@ type Stage = NodeJS.ReadableStream | NodeJS.WritableStream | NodeJS.ReadWriteStr
  *  stream is destroyed either way. */
 export function piped(source: Stage, ...stages: [Stage, ...Stage[]]): Promise<void> {
   return (pipeline as (...s: unknown[]) => Promise<void>)(source, ...stages);
+}
+
+/**
+ * `source` through `stages` into the file `path` (created with `mode`): resolves once the file holds everything; on any
+ * error the file is removed and the error rejected. The file is removed only once its stream has closed: the stream
+ * opens its file on libuv's thread pool, and a pipeline that fails while that pool is busy (gunzip, password hashes)
+ * rejects before the file exists; a removal then would come first and the file be created after it, left behind for
+ * good (the clean-clone CI of stop 69 kept a `.part` of a refused backup upload that way).
+ */
+export async function pipedToFile(path: string, mode: number, source: Stage, ...stages: Stage[]): Promise<void> {
+  const file = createWriteStream(path, { mode });
+  const closed = new Promise<void>((resolve) => file.once('close', () => resolve()));
+  try {
+    await (pipeline as (...s: unknown[]) => Promise<void>)(source, ...stages, file);
+  } catch (e) {
+    file.destroy();
+    await closed;
+    rmSync(path, { force: true });
+    throw e;
+  }
 }
 
 /** `source` into `out`, for a reader of `out` (a streamed answer): an error of either destroys `out` with it, which its

@@ -11,7 +11,6 @@
 import { randomBytes } from 'node:crypto';
 import {
   closeSync,
-  createWriteStream,
   existsSync,
   mkdirSync,
   openAsBlob,
@@ -47,7 +46,7 @@ import {
 import { openPglite, type Db } from '../db/db';
 import { autoBackupSettingsRow, schemaVersionOf } from '../db/queries/backup';
 import { loadMigrations } from '../db/migrate';
-import { piped } from '../streams';
+import { pipedToFile } from '../streams';
 import { HttpError, fill, INVALID_REQUEST } from '../http/kit';
 import { PGDMP_MAGIC, connectionOf, findPgTools, noTools, pgArchiveSchema, pgArchiveWhole, pgDump, toolProblem, type PgTools } from './postgres';
 
@@ -128,10 +127,7 @@ export async function takeBackup(db: Db, dir: string, kind: BackupKind, takenBy:
     const copy = await mkdtemp(join(dir, '.snapshot-'));
     try {
       await db.snapshot(copy);
-      await piped(tar.c({ cwd: copy, portable: true }, readdirSync(copy)), createGzip(), createWriteStream(path + '.part', { mode: 0o600 }));
-    } catch (e) {
-      rmSync(path + '.part', { force: true });
-      throw e;
+      await pipedToFile(path + '.part', 0o600, tar.c({ cwd: copy, portable: true }, readdirSync(copy)), createGzip());
     } finally {
       await rm(copy, { recursive: true, force: true });
     }
@@ -308,7 +304,7 @@ export async function receiveBackup(dir: string, body: Readable, takenBy: string
     },
   });
   try {
-    await piped(body, limit, createWriteStream(part, { mode: 0o600 }));
+    await pipedToFile(part, 0o600, body, limit);
     if (!bytes) throw new HttpError(400, INVALID_REQUEST, [{ field: 'file', ...fill('backup.fileEmpty', 'is empty: choose a backup file', {}) }]);
     const schemaVersion = pg ? await inspectPgArchive(pg, part) : (await inspectImage(part)).schemaVersion;
     const info: BackupInfo = { id, takenAt: at.toISOString(), kind: 'uploaded', takenBy, bytes, schemaVersion, engine };

@@ -7,12 +7,12 @@
 // `server_version_num`) and on the PATH; tools older than the server cannot read it (pg_dump refuses), and the routes
 // answer 409 saying what to install.
 import { execFile, spawn } from 'node:child_process';
-import { accessSync, constants, createWriteStream, existsSync, readdirSync } from 'node:fs';
+import { accessSync, constants, existsSync, readdirSync } from 'node:fs';
 import { delimiter, join } from 'node:path';
 import { promisify } from 'node:util';
 import type { Db } from '../db/db';
 import type { Sentence } from '../../contract';
-import { forward, piped } from '../streams';
+import { forward, pipedToFile } from '../streams';
 import { HttpError, fill } from '../http/kit';
 
 const run = promisify(execFile);
@@ -143,7 +143,7 @@ function finished(child: ReturnType<typeof spawn>, tool: string): Promise<void> 
 export async function pgDump(tools: PgTools, conn: { dbname: string; env: NodeJS.ProcessEnv }, file: string): Promise<void> {
   const child = spawn(tools.dump, ['--format=custom', '--no-password', `--dbname=${conn.dbname}`], { env: conn.env, stdio: ['ignore', 'pipe', 'pipe'] });
   const done = finished(child, 'pg_dump');
-  await Promise.all([piped(child.stdout!, createWriteStream(file, { mode: 0o600 })), done]);
+  await Promise.all([pipedToFile(file, 0o600, child.stdout!), done]);
 }
 
 /**

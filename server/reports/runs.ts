@@ -1,7 +1,6 @@
 // One run of a scheduled report job (server/reports/index.ts): the file it makes (CSV or XLSX, written
 // streamed and cut at the row cap), where it goes (mail through SMTP_URL with nodemailer, the client's web hook through
 // the web hooks' outbox, always kept for download for the job's keepDays) and the run row that says how it went.
-import { createWriteStream } from 'node:fs';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -9,7 +8,7 @@ import nodemailer from 'nodemailer';
 import { REPORT_JOB_MAX_ROWS, reportJobsResource, reportRecipients, type ReportJobDelivery, type ReportJobFormat } from '../../contract/resources/reportJobs';
 import type { Db } from '../db/db';
 import { claimReportRun, finishReportRun, noteReportJobRan, queueReportDelivery, trimReportRuns } from '../db/queries/reportJobs';
-import { piped } from '../streams';
+import { pipedToFile } from '../streams';
 import { TABULAR_TYPES, tableStream } from '../http/tabular';
 import { periodOf, type Job } from './clock';
 import { sourceOf, type Cell, type Source } from './sources';
@@ -73,10 +72,7 @@ async function writeReport(
       ['Rows', rows],
       ['Cut at the row cap', cut ? `yes, at ${maxRows}` : 'no'],
     ];
-    await piped(
-      tableStream(format, { columns: source.columns, zone: about.zone, rows: bounded() }, { sheet: 'Report', about: aboutSheet }),
-      createWriteStream(path),
-    );
+    await pipedToFile(path, 0o600, tableStream(format, { columns: source.columns, zone: about.zone, rows: bounded() }, { sheet: 'Report', about: aboutSheet }));
     return { file: await readFile(path), rows, cut };
   } finally {
     await rm(dir, { recursive: true, force: true });
