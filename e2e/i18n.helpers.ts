@@ -32,15 +32,38 @@ const CHROME = [
   '.gh-view .bp6-non-ideal-state',
 ].join(', ');
 
-/** The visible chrome's lines of text. */
+/** What the chrome says without showing it: a tooltip (`title`), a name for assistive technology, a field's hint. */
+const SAID = ['title', 'aria-label', 'placeholder'];
+const SAYING = ['[data-testid="header"]', '[data-testid="sidebar"]', '[data-testid="tabs-bar"]', '[data-testid="view"]']
+  .flatMap((area) => SAID.map((a) => `${area} [${a}]`))
+  .join(', ');
+
+/** The visible chrome's lines of text, and the words its visible elements say in a tooltip, a label or a hint (the
+ *  doors' state said "Live" in its tooltip in a zh-CN console, which no look at the text could see). */
 async function chromeLines(page: Page): Promise<string[]> {
-  return page.locator(CHROME).evaluateAll((els) =>
-    els
-      .filter((e) => (e as HTMLElement).offsetParent !== null)
-      .flatMap((e) => (e as HTMLElement).innerText.split('\n'))
-      .map((s) => s.trim())
-      .filter(Boolean),
-  );
+  const [shown, said] = await Promise.all([
+    page.locator(CHROME).evaluateAll((els) =>
+      els
+        .filter((e) => (e as HTMLElement).offsetParent !== null)
+        .flatMap((e) => (e as HTMLElement).innerText.split('\n'))
+        .map((s) => s.trim())
+        .filter(Boolean),
+    ),
+    page.locator(SAYING).evaluateAll(
+      (els, names) =>
+        els
+          // a row's or a table's name is its data (a schedule's name on its row), as a data cell's text is
+          .filter(
+            (e) => (e as HTMLElement).offsetParent !== null && !e.matches('table, tr, td, [role="table"], [role="row"], [role="cell"], [role="gridcell"]'),
+          )
+          // an attribute repeating the element's own text (a cut-off name's tooltip) says nothing more: the text is
+          // looked at as chrome, or is data
+          .flatMap((e) => names.map((n) => e.getAttribute(n)?.trim() ?? '').filter((v) => v !== (e as HTMLElement).innerText.trim()))
+          .filter(Boolean),
+      SAID,
+    ),
+  ]);
+  return [...shown, ...said];
 }
 
 /** Lines of chrome text that are exactly an English value of the message tables. */

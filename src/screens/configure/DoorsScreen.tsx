@@ -311,7 +311,7 @@ export function DoorsScreen() {
                         icon={state.icon}
                         minimal={!state.problem}
                         data-testid="door-state"
-                        title={d.live ? 'Live' : 'Last stored state'}
+                        title={d.live ? tx('Live') : tx('Last stored state')}
                       >
                         {tx(state.label)}
                       </Tag>
