@@ -163,6 +163,10 @@ test("a security operator sets a level that holds a site's doors: the doors scre
   expect(card.width).toBeLessThanOrEqual(390);
   const nameBox = (await free.locator('.gh-doors__name').boundingBox())!;
   expect(nameBox.y).toBeLessThan((await buttons.first().boundingBox())!.y);
+  // a card has no column heading: a door with no change known shows nothing there, not a lone dash
+  const changed = await page.getByTestId('door-changed').evaluateAll((cells) => cells.map((c) => (c as HTMLElement).innerText.trim()));
+  expect(changed.length).toBeGreaterThan(0);
+  expect(changed.filter((t) => t === '—')).toEqual([]);
   await held.scrollIntoViewIfNeeded();
   await expect(held.getByTestId('door-held')).toBeInViewport();
   await expect(held.getByTestId('door-held-reason')).toBeInViewport();
