@@ -2,7 +2,7 @@
 // script; a module it finds that the start does not use is fetched at start for nothing, and a barrel's every
 // declaration (contract/index.ts names the whole catalogue) must not come along because one name was asked of it.
 import { describe, expect, it } from 'vitest';
-import { LAZY_HOTKEYS_DIALOG_CODE, lazyHotkeysDialog, START_LATER, startChunksCheck, staticReach, type ModuleGraph } from './startChunks';
+import { LAZY_HOTKEYS_DIALOG_CODE, lazyHotkeysDialog, START_LATER, startChunksCheck, staticReach, topLevelRequests, type ModuleGraph } from './startChunks';
 
 /** A module graph as rolldown's chunking sees it: each module's code and its static imports, in order. */
 function graph(modules: Record<string, [code: string, imports: string[]]>): ModuleGraph {
@@ -78,10 +78,11 @@ describe("the start's check", () => {
     modules: Object.fromEntries(modules.map((m) => [m, {}])),
   });
   const LATER = [/[\\/]recharts[\\/]/, /[\\/]src[\\/]app[\\/]SettingsDrawer\./];
-  const check = (chunks: Chunk[]) => {
+  const check = (chunks: Chunk[], code: Record<string, string> = {}) => {
     const errors: string[] = [];
     const plugin = startChunksCheck(LATER);
-    const generate = plugin.generateBundle as unknown as (this: { error(m: string): never }, o: unknown, b: Record<string, Chunk>) => void;
+    type Context = { error(m: string): never; getModuleInfo(id: string): { code: string | null } | null };
+    const generate = plugin.generateBundle as unknown as (this: Context, o: unknown, b: Record<string, Chunk>) => void;
     try {
       generate.call(
         {
@@ -89,6 +90,7 @@ describe("the start's check", () => {
             errors.push(m);
             throw new Error(m);
           },
+          getModuleInfo: (id: string) => ({ code: code[id] ?? null }),
         },
         {},
         Object.fromEntries(chunks.map((c) => [c.fileName, c])),
@@ -129,6 +131,47 @@ describe("the start's check", () => {
         chunk('shared.js', 'shared', ['/node_modules/recharts/es6/index.js']),
       ]),
     ).toEqual([expect.stringContaining('recharts/es6/index.js is in the start')]);
+  });
+
+  it('fails the build when a module of the start asks for something over the network as it is evaluated, not the entry', () => {
+    const chunks = [entry, chunk('console.js', 'console', ['/src/app/App.tsx'], ['base.js']), chunk('base.js', 'base', ['/node_modules/react-dom/index.js'])];
+    const main = "void import('./app/App');";
+    expect(check(chunks, { '/src/main.tsx': main, '/src/app/App.tsx': 'setTimeout(() => void SCREENS.dashboard.preload(), 0);' })).toEqual([]);
+    expect(check(chunks, { '/src/main.tsx': main, '/src/app/App.tsx': 'for (const k of keys) void SCREENS[k].preload();' })).toEqual([
+      expect.stringContaining("/src/app/App.tsx (the start's chunk console.js) asks for something as it is evaluated (.preload() at line 1)"),
+    ]);
+  });
+});
+
+describe('what a module asks for over the network as it is evaluated (topLevelRequests)', () => {
+  it("finds import(), fetch, .preload() and the requests' constructors at the top level, in blocks and loops too", () => {
+    const code = [
+      "import { SCREENS } from './screens';",
+      "const icons = import('./icons');",
+      "for (const k of ['dashboard']) void SCREENS[k].preload().catch(() => undefined);",
+      "if (window.x) { fetch('/api/health'); }",
+      "const socket = new WebSocket('ws://x');",
+      "export const ready = Promise.all([window.fetch('/a'), navigator.sendBeacon('/b')]);",
+    ].join('\n');
+    expect(topLevelRequests('/src/app/App.tsx', code)).toEqual([
+      'import() at line 2',
+      '.preload() at line 3',
+      'fetch() at line 4',
+      'new WebSocket() at line 5',
+      '.fetch() at line 6',
+      '.sendBeacon() at line 6',
+    ]);
+  });
+  it('leaves what runs later alone: functions, arrows, callbacks and methods', () => {
+    const code = [
+      "export const load = () => import('./later');",
+      'export function preloadAll() { for (const s of screens) void s.preload(); }',
+      'setTimeout(() => void SCREENS.dashboard.preload(), 0);',
+      "void ready.then(() => fetch('/api/x'));",
+      "class Probe { socket = new WebSocket('ws://x'); open() { return fetch('/y'); } }",
+      'const preload = 1;',
+    ].join('\n');
+    expect(topLevelRequests('/src/app/App.tsx', code)).toEqual([]);
   });
 });
 

@@ -260,10 +260,50 @@ export const START_LATER: readonly RegExp[] = [
   /[\\/]src[\\/](app[\\/](SettingsDrawer|SidebarDrawer|toaster|TourOverlay)|ui[\\/](popoverKit|BarChart)|system[\\/]screenLogic|screens[\\/]general[\\/]Dashboard(Charts|Widgets)|i18n[\\/](engine|zh|common\.zh))\./,
 ];
 
+const REQUEST_CONSTRUCTORS = new Set(['XMLHttpRequest', 'WebSocket', 'EventSource', 'Image', 'Worker', 'SharedWorker']);
+
+/** Issue 48: where a module asks for something over the network at its top level, as it is evaluated (an `import()`,
+ *  a `fetch`, a `.preload()`, a request's constructor outside any function): "import() at line 41". Such a request is
+ *  made from the top-level code of the start's chunk, the one task that evaluates the start, and its initiator's stack
+ *  then holds that whole chunk's top-level code: with a DevTools client attached (the benches' and the end-to-end
+ *  tests' Playwright) chromium re-parses the chunk to say where on it the request was made (docs/BENCHMARKS.md "The
+ *  console's first load"). What the start asks for early it asks in a task of its own (src/app/App.tsx). Code in a
+ *  function is not read (it runs when called); a call at the top level of a function that requests is not followed. */
+export function topLevelRequests(id: string, code: string): string[] {
+  let program;
+  try {
+    program = parseSync(id, code, { lang: /\.tsx?$/.test(id) ? 'tsx' : 'js', sourceType: 'module' }).program;
+  } catch {
+    return [];
+  }
+  const found: string[] = [];
+  const line = (n: Node) => code.slice(0, n.start as number).split('\n').length;
+  const visit = (node: unknown): void => {
+    if (Array.isArray(node)) return node.forEach(visit);
+    if (!node || typeof node !== 'object') return;
+    const n = node as Node;
+    if (n.type === 'FunctionDeclaration' || n.type === 'FunctionExpression' || n.type === 'ArrowFunctionExpression') return;
+    if ((n.type === 'PropertyDefinition' || n.type === 'AccessorProperty') && !n.static) return;
+    if (n.type === 'ImportExpression') found.push(`import() at line ${line(n)}`);
+    if (n.type === 'CallExpression') {
+      const c = n.callee as Node;
+      if (c.type === 'Identifier' && c.name === 'fetch') found.push(`fetch() at line ${line(n)}`);
+      if (c.type === 'MemberExpression' && !c.computed && ['preload', 'fetch', 'sendBeacon'].includes(c.property.name as string))
+        found.push(`.${c.property.name as string}() at line ${line(n)}`);
+    }
+    if (n.type === 'NewExpression' && n.callee.type === 'Identifier' && REQUEST_CONSTRUCTORS.has(n.callee.name as string))
+      found.push(`new ${n.callee.name as string}() at line ${line(n)}`);
+    for (const k in n) if (k !== 'type' && k !== 'start' && k !== 'end' && k !== 'range' && k !== 'loc') visit(n[k]);
+  };
+  visit(program.body);
+  return found;
+}
+
 /** Fails the build when a chunk the start's groups import imports them back: the walk above missed a module the
  *  bundler links to the start, and a cycle of chunks evaluates one of them before what it uses; and when a module
  *  that loads later by design (`later`: the charts, the overlays, the live connection's libraries…) is in the start's
- *  chunks again (the entry's, the groups', the opening screen's), or in a chunk they import. */
+ *  chunks again (the entry's, the groups', the opening screen's), or in a chunk they import; and when a module of those
+ *  chunks but the entry's asks for something over the network at its top level (topLevelRequests). */
 export function startChunksCheck(later: readonly RegExp[] = [], opening = 'DashboardScreen'): Plugin {
   return {
     name: 'gatehouse:start-chunks-check',
@@ -280,6 +320,18 @@ export function startChunksCheck(later: readonly RegExp[] = [], opening = 'Dashb
       for (const f of start) {
         const early = Object.keys(chunks.get(f)!.modules).find((id) => later.some((p) => p.test(id)));
         if (early) this.error(`${early} is in the start's chunk ${f}: it loads later by design (scripts/startChunks.ts START_LATER)`);
+      }
+      // the entry's own modules start the page's loads at their top level (src/main.tsx): that chunk is small
+      for (const f of start) {
+        if (chunks.get(f)!.isEntry) continue;
+        for (const id of Object.keys(chunks.get(f)!.modules)) {
+          const code = this.getModuleInfo?.(id)?.code;
+          const asks = code ? topLevelRequests(id, code) : [];
+          if (asks.length)
+            this.error(
+              `${id} (the start's chunk ${f}) asks for something as it is evaluated (${asks.join(', ')}): ask in a task of its own (scripts/startChunks.ts topLevelRequests)`,
+            );
+        }
       }
       for (const group of [...chunks.values()].filter((c) => c.name === 'console' || c.name === 'base')) {
         const seen = new Set<string>();

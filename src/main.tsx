@@ -16,13 +16,14 @@ function loadConsoleCode(): Promise<MountConsole> {
   return Promise.all([
     import('./app/App').then(async (m) => {
       await m.consoleReady;
-      return m.App;
+      return m;
     }),
     import('./signin/mountConsole'),
   ]).then(
-    ([App, { mountConsole }]) =>
+    ([app, { mountConsole }]) =>
       (host: HTMLElement) =>
-        mountConsole(host, App),
+        // issue 48: the actor system starts in a task of its own, and the first render comes in the next
+        void app.startConsole().then(() => mountConsole(host, app.App)),
   );
 }
 /** Issue 48: the browser's time zone data is loaded by the first formatter given a zone, and the console's modules

@@ -22,6 +22,7 @@ import { useTourAtSignIn } from './useTourAtSignIn';
 import { useTimeAndLanguageSync } from './useTimeAndLanguageSync';
 import { routeTitle, tx, useLocale } from '../i18n';
 import { installIcons, installLargeIcons } from './icons';
+import { nextTask } from './nextTask';
 
 // the one place the shell gives the hooks (and so the views) the console's wiring, before the first render (issue 28)
 wireConsole(consoleWiring);
@@ -29,6 +30,14 @@ wireConsole(consoleWiring);
 /** Settles when the console may render (src/main.tsx waits for it): the icons are ready before the first render, so
  *  none is drawn with the icon font first. */
 export const consoleReady: Promise<void> = installIcons().catch(() => undefined);
+
+/** Issue 48: before the first render (src/main.tsx), the actor system starts in a task of its own, and the render
+ *  comes in the next: the start is no longer part of the first render's first slice, nor of the modules' evaluation. */
+export function startConsole(): Promise<void> {
+  return nextTask()
+    .then(() => void consoleWiring.getSystem())
+    .then(nextTask);
+}
 // issue 48: the large icons once the opening screen has what it reads (src/app/icons.ts)
 void consoleWiring.openingScreenRead.then(installLargeIcons).catch(() => undefined);
 // issue 48: the header's and the tabs' menus and tips (floating-ui) then too, unless one was used first (src/ui/LazyPopover.tsx)
@@ -36,9 +45,12 @@ void consoleWiring.openingScreenRead.then(loadPopovers).catch(() => undefined);
 // issue 48: and Blueprint's overlays, the drawers' and the toaster's (src/app/Shell.tsx, src/app/Toasts.tsx)
 void consoleWiring.openingScreenRead.then(() => Promise.all([loadDrawers(), loadToaster()])).catch(() => undefined);
 
-// Issue 48: the screen the console opens on (the dashboard, most often) is asked for with the console's code, not
-// after the shell's first render found it missing: its chunk arrives while the shell renders.
-for (const key of openingScreens(window.location.pathname, window.location.search)) void SCREENS[key].preload().catch(() => undefined);
+// Issue 48: the screen the console opens on (the dashboard, most often) is asked for as soon as the console's modules
+// are evaluated, not after the shell's first render found it missing: its chunk arrives while the shell renders. Asked
+// in a task of its own, not as the modules are evaluated (scripts/startChunks.ts topLevelRequests says why).
+setTimeout(() => {
+  for (const key of openingScreens(window.location.pathname, window.location.search)) void SCREENS[key].preload().catch(() => undefined);
+}, 0);
 
 export function App() {
   useTourAtSignIn();
