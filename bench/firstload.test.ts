@@ -1,6 +1,7 @@
 // The firstload bench reads the page's own tasks out of chromium's trace of the whole browser (bench/firstload.ts).
 import { describe, expect, it } from 'vitest';
 import { tracedTasks } from './firstload';
+import { evaluationFigures } from './firstloadTrace';
 
 const thread = (pid: number, name: string) => ({ ph: 'M', name: 'thread_name', pid, tid: pid, args: { name } });
 const task = (pid: number, dur: number, tdur: number) => ({ ph: 'X', name: 'ThreadControllerImpl::RunTask', pid, tid: pid, ts: 0, dur, tdur });
@@ -21,5 +22,34 @@ describe("the firstload bench's traced tasks", () => {
   });
   it('counts every renderer when the trace has no mark', () => {
     expect(tracedTasks(JSON.stringify(events.slice(0, -1)))).toEqual({ longestMs: 300, longestCpuMs: 150, mostCpuMs: 150 });
+  });
+});
+
+describe("the trace tool's module evaluation (bench/firstloadTrace.ts)", () => {
+  const ORIGIN = 'http://127.0.0.1:4000';
+  const x = (name: string, ts: number, dur: number, tdur = dur, pid = PAGE) => ({ ph: 'X', name, pid, tid: pid, ts, dur, tdur });
+  const sent = (url: string, ts: number, pid = PAGE) => ({ ph: 'I', name: 'ResourceSendRequest', pid, tid: pid, ts, args: { data: { url } } });
+  it("reads the page's longest evaluation, the re-parses and the requests inside it, from the renderer that asked for the page", () => {
+    const trace = [
+      thread(PAGE, 'CrRendererMain'),
+      thread(WEBUI, 'CrRendererMain'),
+      x('v8.evaluateModule', 0, 300_000, 200_000, WEBUI), // chromium's own renderer
+      sent(`${ORIGIN}/`, 0),
+      x('ThreadControllerImpl::RunTask', 1_000, 190_000, 170_000),
+      x('v8.evaluateModule', 2_000, 180_000, 160_000),
+      x('V8.CollectSourcePositions', 50_000, 60_000),
+      sent(`${ORIGIN}/assets/DashboardScreen-x.js`, 49_000),
+      x('v8.evaluateModule', 300_000, 20_000),
+      x('V8.CollectSourcePositions', 301_000, 1_000),
+      sent(`${ORIGIN}/assets/later.js`, 400_000),
+    ];
+    expect(evaluationFigures(trace, ORIGIN)).toEqual({
+      evaluationMs: 180,
+      evaluationCpuMs: 160,
+      reparses: 1,
+      reparseMs: 60,
+      requestsDuring: ['/assets/DashboardScreen-x.js'],
+      longestTaskCpuMs: 170,
+    });
   });
 });
