@@ -1,7 +1,7 @@
 // `npm test`: lint, format check, typecheck and the console's build side by side, then the unit + model-based + server tests
 // (on PGlite, and again on PostgreSQL when TEST_DATABASE_URL is set, as .ci/run does), then the end-to-end suite in Debian chromium.
 import { spawn } from 'node:child_process';
-import { readFileSync, mkdirSync, writeFileSync } from 'node:fs';
+import { readFileSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { failureLines, flakyTests, slowestTests } from './flaky.mjs';
 
 const totals = { passed: 0, failed: 0, skipped: 0 };
@@ -119,7 +119,31 @@ const PGLITE_ONLY = ['server/crash.test.ts', 'server/db/pgliteSettings.test.ts',
  * directory first, restore is left out). About 7 s of a fork on PostgreSQL (2026-12-05, load 6).
  */
 const ENGINE_BLIND = ['server/http/hostile.property.test.ts', 'server/http/objectNames.property.test.ts'];
+/**
+ * The end-to-end run's seeded template (e2e/globalSetup.ts: a server started on a fresh embedded database, migrated and
+ * seeded, then stopped; every server of the run starts from a copy), made beside the PostgreSQL step instead of at the
+ * start of the end-to-end step, where it was the only work for 10-15 s: one server start (about 19 s of processor time,
+ * mostly one thread) while the two vitest forks of the PostgreSQL step wait on their database much of the time. Its
+ * data directory, or null when it failed (then Playwright's global setup seeds it as before, and says why).
+ */
+function seedE2eTemplate() {
+  return new Promise((resolve) => {
+    const out = [];
+    const child = spawn(process.execPath, ['--import', 'tsx', 'e2e/seedTemplate.ts'], { stdio: ['ignore', 'pipe', 'pipe'] });
+    child.stdout.on('data', (d) => out.push(d));
+    child.stderr.on('data', (d) => out.push(d));
+    child.on('error', () => resolve(null));
+    child.on('close', (code) => {
+      const text = Buffer.concat(out).toString().trim();
+      if (code === 0) return resolve(text.split('\n').at(-1));
+      console.log(`\n(the end-to-end template was not seeded ahead, exit ${code}; Playwright's global setup seeds it)\n${text}`);
+      resolve(null);
+    });
+  });
+}
+let e2eTemplate = null;
 if (!failedStep && process.env.TEST_DATABASE_URL) {
+  e2eTemplate = seedE2eTemplate();
   await step(
     'server tests (PostgreSQL)',
     bin('vitest'),
@@ -143,9 +167,13 @@ if (!failedStep && process.env.TEST_DATABASE_URL) {
   );
   countVitest('test-results/vitest-pg.json');
 }
+const seeded = await e2eTemplate;
 if (!failedStep) {
-  await step('end-to-end (chromium)', bin('playwright'), ['test'], { live: true });
+  // Playwright's global setup takes the seeded template and removes it at the end
+  await step('end-to-end (chromium)', bin('playwright'), ['test'], { live: true, env: seeded ? { E2E_SEEDED_TEMPLATE: seeded } : {} });
   countPlaywright('test-results/playwright.json');
+} else if (seeded) {
+  for (const dir of [seeded, `${seeded}-witness`, `${seeded}-backups`]) rmSync(dir, { recursive: true, force: true });
 }
 console.log(`\nminutes per step (the CI budget is 25 in all; the source checks and the build run side by side): ${took.join('; ')}`);
 writeFileSync('test-results/flaky.txt', flaky.map((f) => `${f}\n`).join(''));
