@@ -129,13 +129,14 @@ const ENGINE_BLIND = ['server/http/hostile.property.test.ts', 'server/http/objec
 function seedE2eTemplate() {
   return new Promise((resolve) => {
     const out = [];
+    const said = []; // its standard output alone: the directory is its last line there (warnings go to its standard error)
     const child = spawn(process.execPath, ['--import', 'tsx', 'e2e/seedTemplate.ts'], { stdio: ['ignore', 'pipe', 'pipe'] });
-    child.stdout.on('data', (d) => out.push(d));
+    child.stdout.on('data', (d) => (out.push(d), said.push(d)));
     child.stderr.on('data', (d) => out.push(d));
     child.on('error', () => resolve(null));
     child.on('close', (code) => {
+      if (code === 0) return resolve(Buffer.concat(said).toString().trim().split('\n').at(-1));
       const text = Buffer.concat(out).toString().trim();
-      if (code === 0) return resolve(text.split('\n').at(-1));
       console.log(`\n(the end-to-end template was not seeded ahead, exit ${code}; Playwright's global setup seeds it)\n${text}`);
       resolve(null);
     });
