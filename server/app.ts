@@ -334,7 +334,7 @@ export async function buildServer(opts: ServerOptions) {
   // every catalogue resource (contract/resources): clients, identities, visitors, …; who hears their changes (server/changes.ts)
   const publishChange = edge.hearing(
     changeNotices(publish, [
-      { resources: ACCESS_RESOURCES, hear: (c) => simulator.access.changed(c) }, // the tenant's access index is rebuilt (issue 12)
+      { resources: ACCESS_RESOURCES, hear: (c, change) => simulator.access.changed(c, change) }, // the tenant's access index is rebuilt (issue 12)
       { resources: ['logicalBlocks'], hear: (c) => logic.changed(c) },
       { resources: ['doors', 'controllers', 'inputs', 'outputs', 'cardReaders'], hear: (c) => pipeline.scopesChanged(c) },
       { resources: ['alarmNotifications', 'operatorGroups', 'operators'], hear: (c) => alarmNotices.changed(c) },

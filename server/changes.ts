@@ -6,7 +6,8 @@ import type { Publish } from './monitor/pipeline';
 export interface ChangeSubscriber {
   /** The resources whose changes it hears (contract/resources names: `doors`, `logicalBlocks`, …). */
   resources: readonly string[];
-  hear: (clientId: number) => void;
+  /** Told the tenant and what changed (the notice's resource and row id: 0 when it names no one row, as an import). */
+  hear: (clientId: number, change: { resource: string; id?: number }) => void;
 }
 
 /** A publish of change notices that also tells each subscriber of the changed resource, after the consoles. */
@@ -16,6 +17,8 @@ export function changeNotices(publish: Publish, subscribers: readonly ChangeSubs
   return (clientId: number, destination: string, body: unknown): void => {
     publish(clientId, destination, body);
     const resource = /^\/changes\/(.+)$/.exec(destination)?.[1];
-    for (const hear of (resource && byResource.get(resource)) || []) hear(clientId);
+    if (!resource) return;
+    const id = (body as { id?: unknown } | null)?.id;
+    for (const hear of byResource.get(resource) ?? []) hear(clientId, { resource, id: typeof id === 'number' ? id : undefined });
   };
 }

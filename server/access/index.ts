@@ -3,7 +3,7 @@
 // debounced), never read per swipe. A swipe that arrives while a change is pending waits for that rebuild, so the
 // next swipe after a saved change always obeys it.
 import type { Db } from '../db/db';
-import { accessIndexRows, allClientIds, siteDoorIds } from '../db/queries/accessIndex';
+import { allClientIds, configRows, groupMemberRows, peopleRows, siteDoorIds } from '../db/queries/accessIndex';
 import type { CardFormat } from './cardFormat';
 import type { AccessGroupFact, AccessIndex, CredentialFact, DoorFact, DoorMode, IdentityFact, InterlockFact, ThreatFact, ZoneFact } from '../../access/engine';
 import { SpecialCalendar, type DayWindow, type Schedule, type SpecialDate, type WeeklyWindow } from '../../access/schedule';
@@ -36,27 +36,91 @@ const group = <T, K>(rows: readonly T[], key: (r: T) => K): Map<K, T[]> => {
   return out;
 };
 
-/** Reads one tenant's configuration into an index (a dozen queries, whatever the number of swipes: server/db/queries/accessIndex.ts). */
+/** The people part of an index as it is made: maps of its own (an index handed out is never changed: a patch copies them). */
+interface People {
+  credentials: Map<string, CredentialFact>;
+  identities: Map<number, IdentityFact>;
+  groupsOf: Map<number, number[]>;
+}
+/** A copy of an index's people part to patch (copying 200,000 identities' maps is tens of milliseconds; reading them again, seconds). */
+const peopleOf = (index: AccessIndex): People => ({
+  credentials: new Map(index.credentials),
+  identities: new Map(index.identities),
+  groupsOf: new Map(index.groupsOf as ReadonlyMap<number, number[]>),
+});
+type PeopleRows = Awaited<ReturnType<typeof peopleRows>>;
+
+/** Reads one tenant's people and configuration into an index (a dozen queries, whatever the number of swipes: server/db/queries/accessIndex.ts). */
 export async function buildIndex(db: Db, clientId: number): Promise<AccessIndex> {
-  const {
-    client,
-    creds,
-    people,
-    doorRows,
-    ilDoors,
-    groups,
-    groupDoors,
-    members,
-    schedules,
-    windows,
-    specials,
-    dates,
-    zones,
-    formats,
-    parity,
-    overrides,
-    threatRow,
-  } = await accessIndexRows(db, clientId);
+  return { ...peopleFacts(await peopleRows(db, clientId)), ...(await configFacts(db, clientId)) };
+}
+
+/** The people part of an index from their rows. */
+function peopleFacts(rows: PeopleRows): People {
+  const people: People = { credentials: new Map(), identities: new Map(), groupsOf: new Map() };
+  addPeople(people, rows);
+  return people;
+}
+
+/** Adds people's rows to the people part (their earlier facts taken out first: patchPeople). */
+function addPeople(into: People, { creds, people, members }: PeopleRows): void {
+  const pins = new Map<number, string>();
+  for (const c of creds) {
+    if (c.type === 'pin') {
+      pins.set(c.identity_id, c.number);
+      continue;
+    }
+    into.credentials.set(c.number, {
+      id: c.id,
+      identityId: c.identity_id,
+      number: c.number,
+      facilityCode: c.facility_code,
+      status: c.status,
+      validFrom: c.valid_from,
+      validTo: c.valid_to,
+    });
+  }
+  for (const p of people)
+    into.identities.set(p.id, { id: p.id, name: p.name, status: p.status, validFrom: p.valid_from, validTo: p.valid_to, pin: pins.get(p.id) ?? null });
+  const added = new Map<number, number[]>();
+  for (const m of members) {
+    const l = added.get(m.identity_id);
+    if (l) l.push(m.access_group_id);
+    else added.set(m.identity_id, [m.access_group_id]);
+  }
+  // a list of the map is replaced, never pushed to: a copied map shares its lists with the index handed out
+  for (const [id, groups] of added) into.groupsOf.set(id, [...(into.groupsOf.get(id) ?? []), ...groups]);
+}
+
+/** The people part with identities `ids` read again: their identity, credentials and groups as the database has them now (gone when deleted). */
+async function patchPeople(db: Db, clientId: number, people: People, ids: ReadonlySet<number>): Promise<void> {
+  const rows = await peopleRows(db, clientId, [...ids]);
+  for (const [number, c] of people.credentials) if (ids.has(c.identityId)) people.credentials.delete(number);
+  for (const id of ids) {
+    people.identities.delete(id);
+    people.groupsOf.delete(id);
+  }
+  addPeople(people, rows);
+}
+
+/** The people part with access groups `groupIds`' members read again (members changed from the group's side). */
+async function patchGroups(db: Db, clientId: number, people: People, groupIds: ReadonlySet<number>): Promise<void> {
+  const members = await groupMemberRows(db, clientId, [...groupIds]);
+  for (const [identityId, groups] of people.groupsOf) {
+    if (!groups.some((g) => groupIds.has(g))) continue;
+    const kept = groups.filter((g) => !groupIds.has(g));
+    if (kept.length) people.groupsOf.set(identityId, kept);
+    else people.groupsOf.delete(identityId);
+  }
+  addPeople(people, { creds: [], people: [], members });
+}
+
+/** Reads one tenant's configuration (everything of the index but its people: a few hundred rows) into its part of an index. */
+async function configFacts(db: Db, clientId: number): Promise<Omit<AccessIndex, keyof People>> {
+  const { client, doorRows, ilDoors, groups, groupDoors, schedules, windows, specials, dates, zones, formats, parity, overrides, threatRow } = await configRows(
+    db,
+    clientId,
+  );
   const overridesOf = group(overrides, (x) => x.door_id);
   let threatDoors: Set<number> | null = null;
   if (threatRow && threatRow.division_id !== null) {
@@ -74,26 +138,6 @@ export async function buildIndex(db: Db, clientId: number): Promise<AccessIndex>
       }
     : null;
 
-  const pins = new Map<number, string>();
-  const credentials = new Map<string, CredentialFact>();
-  for (const c of creds) {
-    if (c.type === 'pin') {
-      pins.set(c.identity_id, c.number);
-      continue;
-    }
-    credentials.set(c.number, {
-      id: c.id,
-      identityId: c.identity_id,
-      number: c.number,
-      facilityCode: c.facility_code,
-      status: c.status,
-      validFrom: c.valid_from,
-      validTo: c.valid_to,
-    });
-  }
-  const identities = new Map<number, IdentityFact>(
-    people.map((p) => [p.id, { id: p.id, name: p.name, status: p.status, validFrom: p.valid_from, validTo: p.valid_to, pin: pins.get(p.id) ?? null }]),
-  );
   const ilOf = group(ilDoors, (x) => x.door_id);
   const doors = new Map<number, DoorFact>(
     doorRows.map((d) => [
@@ -119,12 +163,6 @@ export async function buildIndex(db: Db, clientId: number): Promise<AccessIndex>
   const accessGroups = new Map<number, AccessGroupFact>(
     groups.map((g) => [g.id, { id: g.id, name: g.name, doors: new Map((doorsOf.get(g.id) ?? []).map((x) => [x.door_id, x.schedule_id])) }]),
   );
-  const groupsOf = new Map<number, number[]>();
-  for (const m of members) {
-    const l = groupsOf.get(m.identity_id);
-    if (l) l.push(m.access_group_id);
-    else groupsOf.set(m.identity_id, [m.access_group_id]);
-  }
   const windowsOf = group(windows, (x) => x.schedule_id);
   const specialsOf = group(specials, (x) => x.schedule_id);
   const scheduleMap = new Map<number, Schedule>(
@@ -151,10 +189,7 @@ export async function buildIndex(db: Db, clientId: number): Promise<AccessIndex>
   );
   return {
     timeZone: client?.timezone ?? 'UTC',
-    credentials,
-    identities,
     doors,
-    groupsOf,
     groups: accessGroups,
     schedules: scheduleMap,
     calendar: new SpecialCalendar(dates.map((d): SpecialDate => ({ date: d.date, yearly: d.yearly, kind: d.kind, name: d.name }))),
@@ -167,11 +202,52 @@ export async function buildIndex(db: Db, clientId: number): Promise<AccessIndex>
   };
 }
 
+/** What of a tenant's index a change made stale. */
+interface Stale {
+  everything: boolean;
+  config: boolean;
+  identities: Set<number>;
+  groups: Set<number>;
+}
+const EVERYTHING: Stale = { everything: true, config: true, identities: new Set(), groups: new Set() };
+/** Beyond this many identities changed in one burst (a bulk delete) their people are read again whole. */
+export const PATCH_IDENTITIES_MAX = 500;
+
+/** `before` with `change` added (no change named: everything). */
+function staleAfter(before: Stale | undefined, change: { resource: string; id?: number } | undefined): Stale {
+  const s: Stale = before ?? { everything: false, config: false, identities: new Set(), groups: new Set() };
+  if (s.everything) return s;
+  const id = change?.id !== undefined && change.id > 0 ? change.id : null;
+  if (!change || (change.resource === 'identities' && id === null) || (change.resource === 'accessGroups' && id === null)) return EVERYTHING;
+  if (change.resource === 'identities') s.identities.add(id!);
+  else {
+    s.config = true;
+    if (change.resource === 'accessGroups') s.groups.add(id!);
+  }
+  return s.identities.size > PATCH_IDENTITIES_MAX ? EVERYTHING : s;
+}
+
+/** `base` with what `stale` names read again: the configuration (a few hundred rows) and the people changed, never the tenant's 200,000 identities for one. */
+async function patchIndex(db: Db, clientId: number, base: AccessIndex, stale: Stale): Promise<AccessIndex> {
+  const config = stale.config ? await configFacts(db, clientId) : base;
+  if (!stale.identities.size && !stale.groups.size)
+    return { ...base, ...config, credentials: base.credentials, identities: base.identities, groupsOf: base.groupsOf };
+  const people = peopleOf(base);
+  if (stale.identities.size) await patchPeople(db, clientId, people, stale.identities);
+  if (stale.groups.size) await patchGroups(db, clientId, people, stale.groups);
+  return { ...base, ...config, ...people };
+}
+
 export interface AccessIndexes {
   /** The tenant's index: the cached one, or (first use, or a change pending) built now. */
   get(clientId: number): Promise<AccessIndex>;
-  /** A change notice: rebuild this tenant's index after `debounceMs` (a swipe before then rebuilds at once). */
-  changed(clientId: number): void;
+  /**
+   * A change notice: rebuild this tenant's index after `debounceMs` (a swipe before then rebuilds at once). What is read
+   * again follows what changed: an identity (`identities` with its id) its own rows, an access group its members and
+   * the configuration, any other resource the configuration alone; with no resource, or an identity change without
+   * an id (a batch import), everything.
+   */
+  changed(clientId: number, change?: { resource: string; id?: number }): void;
   /** Build every tenant's index (at start). */
   loadAll(): Promise<void>;
   /** How many times an index was built (tests: one per change burst, not one per swipe). */
@@ -187,6 +263,8 @@ export function createAccessIndexes(db: Db, opts: { debounceMs?: number; log?: (
   const building = new Map<number, Promise<AccessIndex>>();
   /** tenants with a change newer than their cached index, and the timer of their debounced rebuild */
   const dirty = new Map<number, ReturnType<typeof setTimeout> | null>();
+  /** what of each dirty tenant is to be read again */
+  const stale = new Map<number, Stale>();
   let builds = 0;
   const listeners = new Set<(clientId: number, index: AccessIndex) => void>();
 
@@ -194,11 +272,16 @@ export function createAccessIndexes(db: Db, opts: { debounceMs?: number; log?: (
     const pending = dirty.get(clientId);
     if (pending) clearTimeout(pending);
     dirty.delete(clientId);
-    // a build already under way may have read before the change: chain a fresh one after it
+    const what = stale.get(clientId) ?? EVERYTHING;
+    stale.delete(clientId);
+    // a build already under way may have read before the change: chain a fresh one after it, from what it built
     const before = building.get(clientId) ?? Promise.resolve(null);
     const p = before
       .catch(() => null)
-      .then(() => buildIndex(db, clientId))
+      .then((built) => {
+        const base = built ?? cache.get(clientId);
+        return base && !what.everything ? patchIndex(db, clientId, base, what) : buildIndex(db, clientId);
+      })
       .then((index) => {
         builds++;
         cache.set(clientId, index);
@@ -226,7 +309,8 @@ export function createAccessIndexes(db: Db, opts: { debounceMs?: number; log?: (
       if (dirty.has(clientId)) return rebuild(clientId);
       return building.get(clientId) ?? cache.get(clientId) ?? rebuild(clientId);
     },
-    changed(clientId) {
+    changed(clientId, change) {
+      stale.set(clientId, staleAfter(stale.get(clientId), change));
       const pending = dirty.get(clientId);
       if (pending) clearTimeout(pending);
       const timer = setTimeout(() => {

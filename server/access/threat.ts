@@ -35,7 +35,7 @@ async function stateOf(db: Db, clientId: number): Promise<ThreatState> {
 
 export function threatRoutes(app: FastifyInstance, { db, simulator, publish }: { db: Db; simulator: HardwarePort; publish: Publish }) {
   const told = (clientId: number, id: number) => {
-    simulator.access.changed(clientId); // the next swipe obeys it
+    simulator.access.changed(clientId, { resource: 'threatLevels' }); // the next swipe obeys it
     publish(clientId, `/changes/${threatLevelsResource.name}`, { resource: threatLevelsResource.name, id, action: 'current' });
   };
 

@@ -142,7 +142,7 @@ export function doorRoutes(
       });
       return doorIds;
     });
-    simulator.access.changed(clientId); // the next swipe obeys it
+    simulator.access.changed(clientId, { resource: 'doors' }); // the next swipe obeys it
     // a door whose edge controller is offline is named, not a failure: its lockdown is recorded, it reaches it on reconnect
     const unreached = on ? await commandEach(simulator, clientId, ids, 'lock', principal(req).username, { force: true }) : [];
     return { on, doors: ids.length, ...(unreached.length ? { unreached } : {}) };
@@ -172,7 +172,7 @@ export function doorRoutes(
       await setDoorQrSecret(tx, id, on ? randomBytes(32).toString('base64url') : null);
       await audit(tx, req, { clientId, action: on ? 'QR codes on' : 'QR codes off', entity: 'door', entityId: id, before: null, after: { qr: on } });
     });
-    simulator.access.changed(clientId); // the next QR shown at the door obeys it
+    simulator.access.changed(clientId, { resource: 'doors' }); // the next QR shown at the door obeys it
     if (on) await qr.announce(Date.now(), id); // a new secret: every open screen draws the new codes now
     return { id, qr: on };
   });

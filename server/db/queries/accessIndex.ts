@@ -4,19 +4,28 @@ import type { OverrideFact, ThreatFact } from '../../../access/engine';
 import type { Db } from '../db';
 import { tenant } from '../tenant';
 
-/** Every row the tenant's access index is built from: its time zone, credentials, people, doors, groups, schedules, zones, card formats, overrides and the threat level in force. */
-export async function accessIndexRows(db: Db, clientId: number) {
-  /** One query of the tenant's rows: `mine(alias)` is its tenant condition (tenant(), server/db/tenant.ts). */
-  const q = async <T>(sql: (mine: (alias?: string) => string) => string) => {
+/** One query of the tenant's rows: `mine(alias)` is its tenant condition (tenant(), server/db/tenant.ts); `more` the
+ *  query's other parameters, numbered after it. */
+const rowsOf =
+  (db: Db, clientId: number) =>
+  async <T>(sql: (mine: (alias?: string) => string, p: (value: unknown) => string) => string) => {
     const params: unknown[] = [];
-    return (
-      await db.query<T>(
-        sql((alias) => tenant(params, clientId, alias)),
-        params,
-      )
-    ).rows;
+    const text = sql(
+      (alias) => tenant(params, clientId, alias),
+      (value) => {
+        params.push(value);
+        return `$${params.length}`;
+      },
+    );
+    return (await db.query<T>(text, params)).rows;
   };
-  const [client] = (await db.query<{ timezone: string }>('select timezone from clients where id = $1', [clientId])).rows;
+
+/**
+ * The tenant's people as the index holds them: credentials, identities and their access groups; of the identities
+ * `ids` alone when given (an identity changed: its rows are read again, not the tenant's 200,000).
+ */
+export async function peopleRows(db: Db, clientId: number, ids?: readonly number[]) {
+  const q = rowsOf(db, clientId);
   const creds = await q<{
     id: number;
     identity_id: number;
@@ -26,10 +35,41 @@ export async function accessIndexRows(db: Db, clientId: number) {
     status: string;
     valid_from: string | null;
     valid_to: string | null;
-  }>((mine) => `select id, identity_id, type, number, facility_code, status, valid_from::text, valid_to::text from credentials where ${mine()} order by id`);
-  const people = await q<{ id: number; name: string; status: string; valid_from: string | null; valid_to: string | null }>(
-    (mine) => `select id, first_name || ' ' || last_name as name, status, valid_from::text, valid_to::text from identities where ${mine()}`,
+  }>(
+    (mine, p) =>
+      `select id, identity_id, type, number, facility_code, status, valid_from::text, valid_to::text from credentials where ${mine()}${ids ? ` and identity_id = any(${p(ids)}::int[])` : ''} order by id`,
   );
+  const people = await q<{ id: number; name: string; status: string; valid_from: string | null; valid_to: string | null }>(
+    (mine, p) =>
+      `select id, first_name || ' ' || last_name as name, status, valid_from::text, valid_to::text from identities where ${mine()}${ids ? ` and id = any(${p(ids)}::int[])` : ''}`,
+  );
+  const members = await q<{ access_group_id: number; identity_id: number }>(
+    (mine, p) =>
+      `select m.access_group_id, m.identity_id from access_group_members m join access_groups g on g.id = m.access_group_id where ${mine('g')}${ids ? ` and m.identity_id = any(${p(ids)}::int[])` : ''}`,
+  );
+  return { creds, people, members };
+}
+
+/** The members of the tenant's access groups `groupIds` (a group's members changed from the group's side). */
+export async function groupMemberRows(db: Db, clientId: number, groupIds: readonly number[]) {
+  return rowsOf(
+    db,
+    clientId,
+  )<{ access_group_id: number; identity_id: number }>(
+    (mine, p) =>
+      `select m.access_group_id, m.identity_id from access_group_members m join access_groups g on g.id = m.access_group_id where ${mine('g')} and g.id = any(${p(groupIds)}::int[])`,
+  );
+}
+
+/** Every row the tenant's access index is built from: its people (peopleRows) and its configuration (configRows). */
+export async function accessIndexRows(db: Db, clientId: number) {
+  return { ...(await peopleRows(db, clientId)), ...(await configRows(db, clientId)) };
+}
+
+/** The tenant's configuration as the index holds it: its time zone, doors, groups, schedules, zones, card formats, overrides and the threat level in force (a few hundred rows, whatever the number of people). */
+export async function configRows(db: Db, clientId: number) {
+  const q = rowsOf(db, clientId);
+  const [client] = (await db.query<{ timezone: string }>('select timezone from clients where id = $1', [clientId])).rows;
   const doorRows = await q<{
     id: number;
     name: string;
@@ -45,9 +85,6 @@ export async function accessIndexRows(db: Db, clientId: number) {
   const groups = await q<{ id: number; name: string }>((mine) => `select id, name from access_groups where ${mine()}`);
   const groupDoors = await q<{ access_group_id: number; door_id: number; schedule_id: number }>(
     (mine) => `select access_group_id, door_id, schedule_id from access_group_doors where ${mine()}`,
-  );
-  const members = await q<{ access_group_id: number; identity_id: number }>(
-    (mine) => `select m.access_group_id, m.identity_id from access_group_members m join access_groups g on g.id = m.access_group_id where ${mine('g')}`,
   );
   const schedules = await q<{ id: number; name: string }>((mine) => `select id, name from schedules where ${mine()}`);
   const windows = await q<{ schedule_id: number; day: string; start_time: string; end_time: string }>(
@@ -100,13 +137,10 @@ export async function accessIndexRows(db: Db, clientId: number) {
   );
   return {
     client,
-    creds,
-    people,
     doorRows,
     ilDoors,
     groups,
     groupDoors,
-    members,
     schedules,
     windows,
     specials,
