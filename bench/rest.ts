@@ -18,8 +18,46 @@
 import { performance } from 'node:perf_hooks';
 import { Worker } from 'node:worker_threads';
 import { API } from '../contract';
+import { buildIndex, createAccessIndexes } from '../server/access/index';
 import { benchDb, benchPostgres, benchServer, seedIdentities, summary, timed, writeResult } from './lib';
 import { FIRST_PAGES, QUERIES, THINK_MS, type OperatorsInput, type Samples } from './restOperators';
+
+/**
+ * Information: what a change costs the tenant's access index, which every swipe, the doors list and a door command
+ * wait for after a change (server/access/index.ts): a full build of the seeded tenant, an identity's change (its rows
+ * read again, the people maps copied) and a door's (the configuration alone).
+ */
+async function accessIndexAfterChanges(db: Awaited<ReturnType<typeof benchDb>>['db'], clientId: number) {
+  const someone = Number((await db.query<{ id: number }>('select id from identities where client_id = $1 order by id limit 1', [clientId])).rows[0].id);
+  const full: number[] = [];
+  for (let i = 0; i < 3; i++) {
+    const t = performance.now();
+    await buildIndex(db, clientId);
+    full.push(performance.now() - t);
+  }
+  const indexes = createAccessIndexes(db, { debounceMs: 0 });
+  await indexes.get(clientId);
+  const identity: number[] = [];
+  const door: number[] = [];
+  for (let i = 0; i < 10; i++) {
+    for (const [change, into] of [
+      [{ resource: 'identities', id: someone }, identity],
+      [{ resource: 'doors' }, door],
+    ] as const) {
+      indexes.changed(clientId, change);
+      const t = performance.now();
+      await indexes.get(clientId);
+      into.push(performance.now() - t);
+    }
+  }
+  indexes.stop();
+  return {
+    note: 'information: ms until the index after a change is ready',
+    'full build (ms)': summary(full),
+    "an identity's change (ms)": summary(identity),
+    "a door's change (ms)": summary(door),
+  };
+}
 
 export const REST_LIST_P95_MS = 20;
 export const REST_SEARCH_P95_MS = 50;
@@ -35,6 +73,7 @@ async function measure(
   const server = await benchServer(b.db);
   try {
     const seedSeconds = await seedIdentities(b.db, b.harbour, rows);
+    const accessIndex = await accessIndexAfterChanges(b.db, b.harbour);
     // one session per operator (50 sign-ins, one after another: each is a scrypt)
     const tokens: string[] = [];
     for (let i = 0; i < operators; i++) tokens.push(await server.login('harbour'));
@@ -106,6 +145,7 @@ async function measure(
       database: b.db.kind,
       identities: rows,
       seedSeconds,
+      accessIndex,
       operators,
       operatorModel: {
         seconds: Number(modelSeconds.toFixed(1)),
