@@ -9,9 +9,12 @@
 //   interactive: from navigation start until the page's mark is on screen (the sign-in button enabled; the
 //     dashboard's counts) and the main thread has no long task after it began (the later of the two), read in the
 //     page (performance.now, PerformanceObserver 'longtask'); median and worst of RUNS cold loads.
-//   longest task: the longest main-thread task of any cold sign-in load by the clock, and from chromium's trace of each
-//     cold load (category `toplevel`: each task's wall time and its thread's processor time) the most processor time any
-//     one task used. The target (no task over 50 ms) is judged on the processor time: on this shared 2-core machine a
+//   longest task: judged on cold loads with no DevTools client (chromium's own startup trace, bench/firstloadTrace.ts:
+//     Playwright's Runtime domain makes V8 re-parse the start's chunks, which no user's browser does): the most
+//     processor time any one task of the page's main thread used. The timed loads' figures, Playwright attached, are
+//     kept beside it as information: the longest task by the clock, and from chromium's trace of each (category
+//     `toplevel`: each task's wall time and its thread's processor time) the most processor time any one task used.
+//     The target (no task over 50 ms) is judged on the processor time: on this shared 2-core machine a
 //     task's time by the clock also counts the renderer waiting for a core while the browser, the network service and
 //     the server work on the same load, or for chromium's other processes (a 67 ms task of 10.8 ms processor time at load 1.3).
 //   main-thread processor time: of a cold sign-in load until the page is usable and quiet (CDP Performance.getMetrics
@@ -27,11 +30,12 @@
 // the dashboard after sign-in interactive ≤ 0.6 s (median, both ways), ≤ 200 KB of compressed script fetched before
 // it is interactive (the cold load with a stored token: everything it needs comes over the wire; a script counts when
 // its request was sent before the page was interactive; the most of any run), and no task of a
-// cold dashboard load over 50 ms of processor time (chromium's trace, as for the sign-in page). Each target is reported with its measured figure
+// cold dashboard load over 50 ms of processor time (no DevTools client, as for the sign-in page). Each target is reported with its measured figure
 // and its own `met`; the overall `met` is true only when every one is. → bench/results/firstload.json
 import type { Browser } from 'playwright-core';
 import { DEMO_PASSWORD } from '../server/db/seed';
 import { BENCH_DIST, benchChromium, benchChromiumPath, benchDb, benchServer, summary, writeResult } from './lib';
+import { evaluationFigures, traced as tracedWithoutClient } from './firstloadTrace';
 
 export const FIRST_LOAD_JS_TARGET_BYTES = 150 * 1024;
 export const LONGEST_TASK_TARGET_MS = 50;
@@ -42,6 +46,8 @@ export const DASHBOARD_SCRIPT_TARGET_BYTES = 200 * 1024;
 const DASHBOARD_USER = 'operator';
 const DIST = BENCH_DIST;
 const RUNS = Number(process.env.BENCH_FIRSTLOAD_RUNS ?? 7);
+/** Cold loads of each page recorded with no DevTools client (chromium's startup trace): the longest task is judged on them. */
+const NO_CLIENT_RUNS = Number(process.env.BENCH_FIRSTLOAD_NO_CLIENT_RUNS ?? 5);
 /** Chunks of the sections: none of them belongs on the sign-in page. */
 const SECTION_CHUNK = /\/assets\/(monitor|manage|report|visitor|configure|general|ReplayScreen|ListScreen|paths)-[^/]*\.js$/;
 
@@ -284,6 +290,34 @@ async function load(browser: Browser, url: string, o: LoadOptions): Promise<{ co
 
 const judged = (measured: number, atMost: number) => ({ measured, atMost, met: measured <= atMost });
 
+/** The longest-task verdict of one page (issue 48). Judged: the most processor time one main-thread task used in any
+ *  cold load recorded with no DevTools client (chromium's startup trace, as a user's browser runs). With Playwright
+ *  attached the DevTools `Runtime` domain makes V8 re-parse the start's chunks while their top-level code runs (the
+ *  cold dashboard's module evaluation 3–4 times longer), so the traced loads of the timed runs are kept beside it,
+ *  as information only. */
+export function longestTaskVerdict(noClientCpuMs: number[], withDevToolsClient: TracedTasks[]) {
+  if (noClientCpuMs.length === 0) throw new Error('no load was recorded without a DevTools client');
+  const measured = Math.max(...noClientCpuMs);
+  return {
+    ...judged(measured, LONGEST_TASK_TARGET_MS),
+    how: 'the most processor time of one main-thread task in any cold load with no DevTools client (chromium --trace-startup)',
+    noDevToolsClientCpuMs: noClientCpuMs,
+    withDevToolsClientMostCpuMs: Math.max(0, ...withDevToolsClient.map((t) => t.mostCpuMs)),
+  };
+}
+
+/** The most processor time of one task of the page's main thread, in each of `runs` cold loads of `url` recorded by
+ *  chromium's own startup tracing with no DevTools client (bench/firstloadTrace.ts). */
+async function noClientLongestTasks(url: string, token: string | null, runs: number, origin: string): Promise<number[]> {
+  const out: number[] = [];
+  for (let i = 0; i < runs; i++) {
+    const f = evaluationFigures(await tracedWithoutClient(url, token, false), origin);
+    if (!f) throw new Error(`no request for ${url} in chromium's startup trace`);
+    out.push(f.longestTaskCpuMs);
+  }
+  return out;
+}
+
 export async function firstload() {
   const browser = await benchChromium('firstload');
   if (!browser) return;
@@ -308,28 +342,36 @@ export async function firstload() {
       dashboard.push((await load(browser, `${server.base}/`, { ready: DASHBOARD_READY, token, cpu: true })).cold);
       afterForm.push((await load(browser, url, { ready: SIGNIN_READY, signInAs: DASHBOARD_USER })).afterSignIn!);
     }
+    // the longest-task verdict's loads: no DevTools client (the first of each page warms the disk cache, not counted)
+    await noClientLongestTasks(url, null, 1, server.base);
+    const signInNoClient = await noClientLongestTasks(url, null, NO_CLIENT_RUNS, server.base);
+    await noClientLongestTasks(`${server.base}/`, token, 1, server.base);
+    const dashboardNoClient = await noClientLongestTasks(`${server.base}/`, token, NO_CLIENT_RUNS, server.base);
     const first = runs[0];
     const interactive = summary(runs.map((r) => r.interactiveMs));
     const sectionChunks = first.scripts.filter((s) => SECTION_CHUNK.test(s));
     const scriptBytes = first.bytes.script ?? 0;
     const longestTaskMs = Math.max(...runs.map((r) => r.longestTaskMs));
-    // judged: the most processor time one task of the page used; a task's time by the clock counts its waits for one of
-    // the shared machine's cores too (a 67 ms task of 10.8 ms processor time at load 1.3), and is reported beside it
+    // judged: the most processor time one task of the page used with no DevTools client; a task's time by the clock
+    // counts its waits for one of the shared machine's cores too (a 67 ms task of 10.8 ms processor time at load 1.3)
     const traced = runs.map((r) => r.tasks!);
-    const taskCpuMs = Math.max(...traced.map((t) => t.mostCpuMs));
+    const signInLongest = longestTaskVerdict(signInNoClient, traced);
+    const dashboardLongest = longestTaskVerdict(
+      dashboardNoClient,
+      dashboard.map((r) => r.tasks!),
+    );
     const dashboardInteractive = summary(dashboard.map((r) => r.interactiveMs));
     const afterFormInteractive = summary(afterForm.map((r) => r.interactiveMs));
     const dashboardScriptBytes = Math.max(...dashboard.map((r) => r.scriptBytesBeforeInteractive));
-    const dashboardTaskCpuMs = Math.max(...dashboard.map((r) => r.tasks!.mostCpuMs));
     const targets = {
       signInScriptBytes: judged(scriptBytes, FIRST_LOAD_JS_TARGET_BYTES),
-      signInLongestTaskCpuMs: judged(taskCpuMs, LONGEST_TASK_TARGET_MS),
+      signInLongestTaskCpuMsNoDevToolsClient: judged(signInLongest.measured, LONGEST_TASK_TARGET_MS),
       signInInteractiveP50Ms: judged(interactive.p50, INTERACTIVE_TARGET_MS),
       signInSectionChunks: judged(sectionChunks.length, 0),
       dashboardColdInteractiveP50Ms: judged(dashboardInteractive.p50, DASHBOARD_INTERACTIVE_TARGET_MS),
       dashboardAfterSignInInteractiveP50Ms: judged(afterFormInteractive.p50, DASHBOARD_INTERACTIVE_TARGET_MS),
       dashboardColdScriptBytes: judged(dashboardScriptBytes, DASHBOARD_SCRIPT_TARGET_BYTES),
-      dashboardColdLongestTaskCpuMs: judged(dashboardTaskCpuMs, LONGEST_TASK_TARGET_MS),
+      dashboardColdLongestTaskCpuMsNoDevToolsClient: judged(dashboardLongest.measured, LONGEST_TASK_TARGET_MS),
     };
     return writeResult('firstload', {
       chromium: benchChromiumPath,
@@ -346,10 +388,9 @@ export async function firstload() {
       domContentLoadedMs: summary(runs.map((r) => r.domContentLoadedMs)),
       longTasks: {
         max: Math.max(...runs.map((r) => r.longTasks)),
-        longestMs: longestTaskMs,
-        how: "longestMs: the longest task of any cold load by the clock (PerformanceObserver longtask); traced: per load, chromium's trace of the renderer's main thread (longest task by the clock, the processor time of that task, the most processor time of any task); judged: the most processor time of any task",
-        traced,
-        mostCpuMs: taskCpuMs,
+        how: "judged: the most processor time of one task in any cold load with no DevTools client (chromium's startup trace); withDevToolsClient: the timed loads, Playwright attached (the Runtime domain makes V8 re-parse the start's chunks: information, not judged) — longestMs the longest task of any by the clock (PerformanceObserver longtask), traced per load chromium's trace of the renderer's main thread (longest task by the clock, the processor time of that task, the most processor time of any task)",
+        judged: signInLongest,
+        withDevToolsClient: { longestMs: longestTaskMs, traced, mostCpuMs: signInLongest.withDevToolsClientMostCpuMs },
       },
       // the renderer's main thread's processor time of a cold load until the page is usable and quiet (its process's
       // start included): what the page costs the machine, much steadier under load than the times
@@ -366,7 +407,14 @@ export async function firstload() {
           scriptsBeforeInteractive: dashboard[0].scriptsBeforeInteractive,
           interactiveMs: dashboardInteractive,
           countsReadyMs: summary(dashboard.map((r) => r.readyMs)),
-          longTasks: { longestMs: Math.max(...dashboard.map((r) => r.longestTaskMs)), traced: dashboard.map((r) => r.tasks), mostCpuMs: dashboardTaskCpuMs },
+          longTasks: {
+            judged: dashboardLongest,
+            withDevToolsClient: {
+              longestMs: Math.max(...dashboard.map((r) => r.longestTaskMs)),
+              traced: dashboard.map((r) => r.tasks),
+              mostCpuMs: dashboardLongest.withDevToolsClientMostCpuMs,
+            },
+          },
           mainThreadCpuMs: summary(dashboard.map((r) => r.mainThreadCpuMs ?? 0)),
         },
         afterSignIn: {
@@ -380,12 +428,12 @@ export async function firstload() {
       },
       target: {
         scriptBytesAtMost: FIRST_LOAD_JS_TARGET_BYTES,
-        longestTaskCpuAtMostMs: LONGEST_TASK_TARGET_MS,
+        longestTaskCpuNoDevToolsClientAtMostMs: LONGEST_TASK_TARGET_MS,
         interactiveP50AtMostMs: INTERACTIVE_TARGET_MS,
         sectionChunksOnSignIn: 0,
         dashboardInteractiveP50AtMostMs: DASHBOARD_INTERACTIVE_TARGET_MS,
         dashboardScriptBytesAtMost: DASHBOARD_SCRIPT_TARGET_BYTES,
-        dashboardLongestTaskCpuAtMostMs: LONGEST_TASK_TARGET_MS,
+        dashboardLongestTaskCpuNoDevToolsClientAtMostMs: LONGEST_TASK_TARGET_MS,
       },
       targets,
       met: Object.values(targets).every((t) => t.met),

@@ -19,7 +19,10 @@ import { BENCH_DIST, benchChromium, benchChromiumPath, benchDb, benchServer } fr
 const RUNS = Number(process.argv[2] ?? 3);
 /** How long chromium records from its start: the cold dashboard is drawn well before it. */
 const TRACE_S = Number(process.env.BENCH_TRACE_S ?? 8);
-const CATEGORIES = ['toplevel', 'v8', 'disabled-by-default-v8.compile', 'devtools.timeline', 'blink.user_timing'].join(',');
+// BENCH_TRACE_CATEGORIES adds some (`disabled-by-default-v8.cpu_profiler`: V8's sampling profile, still with no client)
+const CATEGORIES = ['toplevel', 'v8', 'disabled-by-default-v8.compile', 'devtools.timeline', 'blink.user_timing', process.env.BENCH_TRACE_CATEGORIES ?? '']
+  .filter(Boolean)
+  .join(',');
 const ARGS = ['--headless=new', '--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage', '--disable-background-networking', '--disable-component-update'];
 
 export interface TraceEvent {
@@ -71,18 +74,21 @@ export function evaluationFigures(events: TraceEvent[], origin: string): Evaluat
   };
 }
 
-/** Chromium's startup trace of one cold load of `url`, with or without a DevTools client; the profile holds `token`. */
-async function traced(url: string, token: string, client: boolean): Promise<TraceEvent[]> {
+/** Chromium's startup trace of one cold load of `url`, with or without a DevTools client; the profile holds `token`
+ *  (none: a profile that never opened the console's origin). bench/firstload.ts judges its longest task on it. */
+export async function traced(url: string, token: string | null, client: boolean): Promise<TraceEvent[]> {
   const { chromium } = await import('playwright-core');
   const profile = mkdtempSync(join(tmpdir(), 'gh-trace-'));
   const file = join(profile, 'trace.json');
   try {
     // the token in the profile's localStorage, from a page that loads none of the console's scripts
-    const seed = await chromium.launchPersistentContext(join(profile, 'user'), { executablePath: benchChromiumPath, args: ARGS.slice(1) });
-    const page = seed.pages()[0] ?? (await seed.newPage());
-    await page.goto(new URL('/api/health', url).href);
-    await page.evaluate((t) => localStorage.setItem('jwt', t), token);
-    await seed.close();
+    if (token !== null) {
+      const seed = await chromium.launchPersistentContext(join(profile, 'user'), { executablePath: benchChromiumPath, args: ARGS.slice(1) });
+      const page = seed.pages()[0] ?? (await seed.newPage());
+      await page.goto(new URL('/api/health', url).href);
+      await page.evaluate((t) => localStorage.setItem('jwt', t), token);
+      await seed.close();
+    }
     const port = 9300 + Math.floor(Math.random() * 500);
     const args = [
       ...ARGS,
