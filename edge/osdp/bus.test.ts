@@ -447,7 +447,10 @@ describe('a line in use', () => {
     await until(() => polls.every((t) => t.length >= 21), 15_000, 'every reader polled 21 times');
     // in turn: no reader is polled much more often than another
     const counts = polls.map((t) => t.length);
-    expect(Math.max(...counts) - Math.min(...counts)).toBeLessThanOrEqual(2);
+    // (a poll asked again after a reply late past its timeout reaches its reader twice: the clean-clone CI of 2026-12-05
+    // at load 8 counted a spread of 3)
+    const retried = bus.readers().reduce((n, r) => n + r.counters.retries, 0);
+    expect(Math.max(...counts) - Math.min(...counts)).toBeLessThanOrEqual(2 + retried);
 
     bus.on('card', (c) => void bus.showGranted(c.address).catch(() => undefined));
     const lit = next(pds[4], 'led');
