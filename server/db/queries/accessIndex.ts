@@ -61,11 +61,6 @@ export async function groupMemberRows(db: Db, clientId: number, groupIds: readon
   );
 }
 
-/** Every row the tenant's access index is built from: its people (peopleRows) and its configuration (configRows). */
-export async function accessIndexRows(db: Db, clientId: number) {
-  return { ...(await peopleRows(db, clientId)), ...(await configRows(db, clientId)) };
-}
-
 /** The tenant's configuration as the index holds it: its time zone, doors, groups, schedules, zones, card formats, overrides and the threat level in force (a few hundred rows, whatever the number of people). */
 export async function configRows(db: Db, clientId: number) {
   const q = rowsOf(db, clientId);
@@ -152,7 +147,6 @@ export async function configRows(db: Db, clientId: number) {
     threatRow,
   };
 }
-export type AccessIndexRows = Awaited<ReturnType<typeof accessIndexRows>>;
 
 /** The tenant's doors in division `divisionId` and the divisions inside it (a threat level's site). */
 export async function siteDoorIds(db: Db, clientId: number, divisionId: number): Promise<number[]> {
