@@ -347,31 +347,11 @@ export function createEdgeIngest(db: Db, publish?: Publish) {
               }
               return {};
             }
-            // when each happened at the door: a door's status is its newest event's (the live lane stores one before
-            // older ones of the backlog)
-            const occurred = new Map<string, number>();
-            for (const { e } of kept) if (e.edge) occurred.set(`${e.controllerId}:${e.edge.seq}`, e.edge.occurredAt);
-            for (const x of stored) {
-              if (!x.input.edgeSeq) continue;
-              await doorStatus(clientId, x, occurred.get(`${x.input.edgeSeq.controllerId}:${x.input.edgeSeq.seq}`) ?? Date.now());
-              if (x.input.sourceId.startsWith('door-')) {
-                recent.set(`${x.input.edgeSeq.controllerId}:${x.input.edgeSeq.seq}`, x.event);
-                if (recent.size > 500) recent.delete(recent.keys().next().value!);
-              }
-              waiting.get(`${x.input.edgeSeq.controllerId}:${x.input.edgeSeq.seq}`)?.(x.event);
-            }
-            // who is where (anti-passback) as the edge let them: the server's other doors and "Why?" decide from it too
-            // (one statement a batch: a resync's grants were one query each)
-            const moves: { identityId: number; zoneId: number | null; at: number }[] = [];
-            for (const g of kept) {
-              const d = g.e.edge?.decided;
-              if (!d || d.decision !== 'granted' || d.identityId === null) continue;
-              const door = knownDoors.get(d.doorId)!;
-              moves.push({ identityId: d.identityId, zoneId: d.side === 'exit' ? door.exit_zone_id : door.entry_zone_id, at: g.e.edge!.occurredAt });
-            }
-            await movePresence(db, clientId, moves);
-            // the numbers of the events stored were noted in their own transaction (the pipeline, EventInput.edgeSeq);
-            // only numbers used by events refused for what they said, after the last one stored, are noted here
+            // first the numbers, so nothing after them can leave this server's memory behind the database (a presence
+            // write that failed after the store left lastSeq stale, and every resend was answered "duplicates" with the
+            // old number: the edge sent the same batch for ever). The numbers of the events stored were noted in their
+            // own transaction (the pipeline, EventInput.edgeSeq); only numbers used by events refused for what they
+            // said, after the last one stored, are noted here
             const storedUpTo = new Map<number, number>();
             for (const g of kept)
               if (g.e.edge && !ahead.has(g.e)) storedUpTo.set(g.e.controllerId, Math.max(storedUpTo.get(g.e.controllerId) ?? 0, g.e.edge.seq));
@@ -385,7 +365,39 @@ export function createEdgeIngest(db: Db, publish?: Publish) {
               const storedAhead = aheadOf.get(c);
               if (storedAhead) for (const seq of storedAhead) if (seq <= lastSeq.get(c)!) storedAhead.delete(seq);
             }
+            // then what the events mean elsewhere (a door's status, who is where). The events are stored: a write that
+            // fails here is logged and the batch answered as stored, never as failed (the edge would send it again and
+            // hear "duplicates", and the write would still not be made)
+            const failed = (what: string) => (err: unknown) => req.log.error({ err, controllers }, `an edge batch's events are stored; moving ${what} failed`);
+            // when each happened at the door: a door's status is its newest event's (the live lane stores one before
+            // older ones of the backlog)
+            const occurred = new Map<string, number>();
+            for (const { e } of kept) if (e.edge) occurred.set(`${e.controllerId}:${e.edge.seq}`, e.edge.occurredAt);
+            for (const x of stored) {
+              if (!x.input.edgeSeq) continue;
+              const k = `${x.input.edgeSeq.controllerId}:${x.input.edgeSeq.seq}`;
+              await doorStatus(clientId, x, occurred.get(k) ?? Date.now()).catch(failed("a door's status"));
+              if (x.input.sourceId.startsWith('door-')) {
+                recent.set(k, x.event);
+                if (recent.size > 500) recent.delete(recent.keys().next().value!);
+              }
+              waiting.get(k)?.(x.event);
+            }
+            // who is where (anti-passback) as the edge let them: the server's other doors and "Why?" decide from it too
+            // (one statement a batch: a resync's grants were one query each)
+            const moves: { identityId: number; zoneId: number | null; at: number }[] = [];
+            for (const g of kept) {
+              const d = g.e.edge?.decided;
+              if (!d || d.decision !== 'granted' || d.identityId === null) continue;
+              const door = knownDoors.get(d.doorId)!;
+              moves.push({ identityId: d.identityId, zoneId: d.side === 'exit' ? door.exit_zone_id : door.entry_zone_id, at: g.e.edge!.occurredAt });
+            }
+            await movePresence(db, clientId, moves).catch(failed("its people's presence"));
             return { edgeLastSeq: bound !== null ? (lastSeq.get(bound) ?? 0) : undefined };
+          } catch (e) {
+            // a number not noted (the database went away): read again from the database by the next batch
+            for (const c of controllers) forget(c);
+            throw e;
           } finally {
             release();
             done();

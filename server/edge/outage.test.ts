@@ -25,6 +25,8 @@ const dir = mkdtempSync(join(tmpdir(), 'gh-outage-'));
 const children: ChildProcess[] = [];
 const edges: Edge[] = [];
 const logs: string[] = [];
+/** what the servers wrote (their errors and start-up: LOG unset), the last lines said when a check fails */
+const serverLogs: string[] = [];
 
 /** The real server as its own process group on `port` (started fresh or again on the same database). */
 async function serverProcess(port: number, env: Record<string, string>) {
@@ -35,15 +37,19 @@ async function serverProcess(port: number, env: Record<string, string>) {
       HOST: '127.0.0.1',
       STATIC_DIR: join(dir, 'no-console'),
       SIMULATOR: 'off',
-      LOG: '0',
       RATE_LIMIT_MAX: '100000',
       JWT_SECRET: 'outage-test-secret-of-enough-length',
       ...env,
     },
-    stdio: 'ignore',
+    stdio: ['ignore', 'pipe', 'pipe'],
     detached: true,
   });
   children.push(child);
+  for (const out of [child.stdout!, child.stderr!])
+    out.on('data', (b: Buffer) => {
+      for (const line of b.toString().split('\n')) if (line.trim()) serverLogs.push(`[${port}] ${line.slice(0, 2000)}`);
+      if (serverLogs.length > 400) serverLogs.splice(0, serverLogs.length - 200);
+    });
   await until(
     `the server on port ${port}`,
     async () => {
@@ -186,7 +192,9 @@ async function outage(opts: { first: { base: string; kill(): Promise<void> }; ne
       await db.close();
     }
   } catch (e) {
-    throw new Error(`${(e as Error).message}\nthe edges said:\n${logs.slice(-30).join('\n')}`, { cause: e });
+    throw new Error(`${(e as Error).message}\nthe edges said:\n${logs.slice(-30).join('\n')}\nthe servers said:\n${serverLogs.slice(-20).join('\n')}`, {
+      cause: e,
+    });
   } finally {
     stop();
     for (const e of edges) e.stop();
