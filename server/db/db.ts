@@ -225,6 +225,15 @@ export function isDatabaseUnavailable(err: unknown): boolean {
   return /no space left on device|read-only file system|could not (write|extend|open|create) file|PGlite is closed|Connection terminated/i.test(message);
 }
 
+/**
+ * Whether the database refused a statement only for what another ran at the same moment (SQLSTATE 40001 serialization
+ * failure, 40P01 deadlock detected): nothing of it was saved, and the same request sent again goes through.
+ */
+export function isTransientConflict(err: unknown): boolean {
+  const code = (err as { code?: unknown } | null)?.code;
+  return code === '40001' || code === '40P01';
+}
+
 /** What a 503 says. */
 export const DATABASE_UNAVAILABLE = 'The database cannot take changes right now (its disk may be full or read-only); nothing was saved, try again later';
 

@@ -2,7 +2,7 @@
 // HttpError as it says; a full disk or a lost database 503 at once with retry-after; Fastify's own 4xx (body too
 // large, wrong content type, a malformed URL, a refused schema) with a violation; anything else a logged 500.
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
-import { DATABASE_UNAVAILABLE, DATA_DIR_READ_ONLY, DISK_FULL, DiskFullError, isDatabaseUnavailable, type Db } from '../db/db';
+import { DATABASE_UNAVAILABLE, DATA_DIR_READ_ONLY, DISK_FULL, DiskFullError, isDatabaseUnavailable, isTransientConflict, type Db } from '../db/db';
 import type { Sentence } from '../../contract';
 import { HttpError, errorBody, fill, saidOf } from './kit';
 import { API_PREFIXES } from '../auth/guard';
@@ -92,6 +92,19 @@ export function errorHandler(db: Db) {
       // a full or read-only disk, a lost database: logged for the operator, said plainly to the caller
       req.log.error({ err, route: req.routeOptions.url, method: req.method }, 'database refused the request');
       return reply.code(503).header('retry-after', '30').send(errorBody(503, DATABASE_UNAVAILABLE));
+    }
+    if (isTransientConflict(err)) {
+      // two requests changing the same rows at once, one refused by the database (a deadlock): said as busy, sent again
+      req.log.warn({ err, route: req.routeOptions.url, method: req.method }, 'database conflict with another request: answered 503, send again');
+      return reply
+        .code(503)
+        .header('retry-after', '1')
+        .send(
+          errorBody(
+            503,
+            fill('server.conflictSendAgain', 'Another change to the same records was being saved at that moment; nothing was saved: send it again', {}),
+          ),
+        );
     }
     // the rate limit (sign-in, reset, registration per address; its words at the plugin's registration in server/app.ts):
     // not a fault of the body, so no violation of it (the sign-in form said "(body): Rate limit exceeded, …")

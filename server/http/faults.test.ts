@@ -103,6 +103,29 @@ describe('a database that refuses writes', () => {
     expect((await s.call('GET', '/api/health')).status).toBe(200);
   });
 
+  it('answers a deadlock or a serialization failure (another request at the same moment) 503 with Retry-After, not 500', async () => {
+    for (const code of ['40P01', '40001']) {
+      await s.db.exec(`
+        create or replace function simulate_conflict() returns trigger language plpgsql as $$
+        begin raise exception 'deadlock detected (test)' using errcode = '${code}'; end $$;
+        create trigger conflict before insert on registration_requests for each row execute function simulate_conflict();`);
+      try {
+        const r = await fetch(`${s.base}/idp/1.0/registration-requests`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify({ ...registration, username: `busy${code}` }),
+        });
+        expect(r.status, code).toBe(503);
+        expect(r.headers.get('retry-after')).toBe('1');
+        expect(await r.json()).toMatchObject({ code: 'server.conflictSendAgain' });
+      } finally {
+        await s.db.exec('drop trigger conflict on registration_requests');
+      }
+      // sent again: it goes through
+      expect((await s.call('POST', '/idp/1.0/registration-requests', { body: { ...registration, username: `busy${code}` } })).status).toBe(201);
+    }
+  });
+
   it('logs an unexpected server error with its route', async () => {
     await s.db.exec(`
       create or replace function simulate_bug() returns trigger language plpgsql as $$

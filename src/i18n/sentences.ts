@@ -376,6 +376,7 @@ export const zhSentences: Record<string, string> = {
   'request.pathPartTooLong': '“{path}”中的路径部分过长',
   'route.notFound': '找不到该地址',
   'server.failed': '服务器内部错误',
+  'server.conflictSendAgain': '当时另一项对相同记录的更改正在保存；本次未保存任何内容：请重新发送',
   'account.thisClientAlone': '此账户仅在此客户中使用：请改为停用它',
   'alarmManagement.notRunning': '报警管理未运行',
   'apiKey.required': '需要有效的 API 密钥（它可能已被吊销、其账户已停用或其会话已结束）',
