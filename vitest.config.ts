@@ -19,6 +19,8 @@ export default defineConfig({
     environment: 'node',
     // one migrated, seeded database image per run, which every test server starts from (server/testkit.ts)
     globalSetup: ['server/testTemplate.ts'],
+    // a file that runs a serial line over pseudo-terminals gets the processor before the other forks (the file says why)
+    setupFiles: ['edge/osdp/linePriority.setup.ts'],
     pool: 'forks',
     // a fork keeps the modules it imported for the next test file instead of importing the server anew for each of
     // them (every server test starts a server and database of its own, server/testkit.ts): the 25 files of server/http
