@@ -18,6 +18,18 @@ export function listRoutes(app: FastifyInstance, crud: CrudResource) {
   const searchCap = Math.min(crud.opts.searchCountCap ?? SEARCH_COUNT_CAP, countCap);
   const windowPerRow = crud.opts.searchWindowPerRow ?? SEARCH_WINDOW_PER_ROW;
   const sortable = sortableFields(r);
+  const [titleFirst, ...titleRest] = r.list.title as readonly string[];
+  /**
+   * A sort by the list's title sorts by the whole of it: the title column shows "Abdullah, Aisha" (its fields joined),
+   * and a sort by its first field alone ordered people of one last name by when they were added (Jamal before Aisha).
+   * The title's other fields follow in the same direction, each where it is sortable and not sorted by already.
+   */
+  const byWholeTitle = (order: { field: string; dir: 'asc' | 'desc' }[]) => {
+    const at = order.findIndex((s) => s.field === titleFirst);
+    if (at < 0 || !titleRest.length) return order;
+    const more = titleRest.filter((k) => sortable.includes(k) && !order.some((s) => s.field === k)).map((field) => ({ field, dir: order[at].dir }));
+    return [...order.slice(0, at + 1), ...more, ...order.slice(at + 1)];
+  };
   const listCodes = [...actionCodes(r, 'view'), ...(r.privileges.list ?? [])];
   if (!r.singleton && (typeof r.routes !== 'object' || r.routes.list !== false))
     app.get(paths.list, { config: { privileges: listCodes, query: crud.ListQuery } }, async (req) => {
@@ -26,8 +38,7 @@ export function listRoutes(app: FastifyInstance, crud: CrudResource) {
       const params: unknown[] = [];
       const { base, match } = await listParts(db, scope, f, params);
       const where = match ? `${base} and ${match}` : base;
-      let order = parseSort(r.list.sort.join(','), sortable);
-      if (f.sort) order = parseSort(f.sort, sortable);
+      const order = byWholeTitle(f.sort ? parseSort(f.sort, sortable) : parseSort(r.list.sort.join(','), sortable));
       const orderBy = [...order.map((s) => `${sql.expr(s.field)} ${s.dir}`), 't.id asc'].join(', ');
       const page = f.page ?? 0;
       const size = f.size ?? PAGE_SIZE;
