@@ -15,6 +15,7 @@ import {
 } from '../../../contract';
 import type { Db } from '../db';
 import { tenantOf } from '../tenant';
+import { inLockOrder } from './lockOrder';
 
 /** What a request about attendance reads of the client once: its zone, today and the time of day there, and the
  *  attendance properties [3.5.0] — which doors' badge-ins count (null: every door's) and the rounding of worked time. */
@@ -229,7 +230,10 @@ export async function buildTimesheet(
       }
   }
   if (!rows.length) return { written: 0, keptAmended: 0, days: period.days };
-  const col = <K extends keyof (typeof rows)[number]>(k: K) => rows.map((r) => r[k]);
+  // written in the order of their keys (docs/ARCHITECTURE.md, lock order): in the order read (by team and name) two builds
+  // at once of the same days could lock the same rows in other orders when a person was renamed or moved between them
+  const inOrder = inLockOrder(rows, (r) => [r.day, r.identityId]);
+  const col = <K extends keyof (typeof rows)[number]>(k: K) => inOrder.map((r) => r[k]);
   const { rows: done } = await tx.query<{ amended: boolean }>(
     `insert into timesheet_entries (client_id, identity_id, identity_name, employee_no, team_id, team, day,
       shift_start, shift_end, grace_minutes, first_in, last_out, worked_minutes, late_minutes, status, leave, break_minutes, overtime_minutes, built_by)

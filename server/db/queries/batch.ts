@@ -58,7 +58,7 @@ export async function cardHolders(db: Db, clientId: number, numbers: string[]): 
 export async function lockIdentitiesByEmployeeNo(db: Db, clientId: number, employeeNos: string[]): Promise<{ id: number; employeeNo: string }[]> {
   const params: unknown[] = [employeeNos];
   const { rows } = await db.query<{ id: number; employeeNo: string }>(
-    `select id, employee_no as "employeeNo" from identities where employee_no = any($1::text[]) and ${tenant(params, clientId)} for update`,
+    `select id, employee_no as "employeeNo" from identities where employee_no = any($1::text[]) and ${tenant(params, clientId)} order by id for update`,
     params,
   );
   return rows;

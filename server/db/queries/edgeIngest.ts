@@ -3,6 +3,7 @@
 // caller already holds as the client's.
 import type { Db } from '../db';
 import { tenant, tenantOf } from '../tenant';
+import { inLockOrder } from './lockOrder';
 
 /** Door `doorId` of the client set to `status` by an event that happened `at`, unless a newer one set it; the door when its status moved. */
 export async function moveDoorStatus(
@@ -82,7 +83,7 @@ export async function movePresence(db: Db, clientId: number, moves: { identityId
   if (!latest.size) return;
   // in the order of the identities' ids: two batches at once (two controllers) lock the rows they share in one order; in
   // the order swiped they deadlocked on PostgreSQL (one of them refused, 500, in the outage test behind the relay)
-  const ids = [...latest.keys()].sort((a, b) => a - b);
+  const ids = inLockOrder(latest.keys(), (i) => i);
   await db.query(
     `insert into zone_presence (identity_id, client_id, zone_id, at)
      select i, $4, z, a from unnest($1::int[], $2::int[], $3::timestamptz[]) as v(i, z, a)

@@ -14,11 +14,12 @@ export async function rolloutControllers(db: Db, clientId: number | null, firmwa
   return rows;
 }
 
-/** Marks image `firmwareId` installing on `controllerIds`, keeping the version each ran before (from an earlier roll-out that reached it). */
+/** Marks image `firmwareId` installing on `controllerIds`, keeping the version each ran before (from an earlier roll-out that reached it);
+ *  written in id order (docs/ARCHITECTURE.md, lock order). */
 export async function startRolloutProgress(db: Db, firmwareId: number, controllerIds: number[]): Promise<void> {
   await db.query(
     `insert into firmware_rollout_progress (firmware_id, controller_id, previous_version, state)
-            select $1, c.id, c.firmware, 'installing' from controllers c where c.id = any($2::int[])
+            select $1, c.id, c.firmware, 'installing' from controllers c where c.id = any($2::int[]) order by c.id
           on conflict (firmware_id, controller_id) do update set state = 'installing', updated_at = now(),
             previous_version = case when firmware_rollout_progress.state = 'done' then firmware_rollout_progress.previous_version else excluded.previous_version end`,
     [firmwareId, controllerIds],

@@ -104,7 +104,8 @@ export async function acknowledgeAlarm(tx: Db, clientId: number, eventId: number
 }
 
 /** Every open alarm of the client's point `pointId` processed by `actor` with `note`, each with its history line; the
- *  alarms it processed (their event ids and states before). */
+ *  alarms it processed (their event ids and states before). They are locked first, in the order of their ids, the order
+ *  the event pipeline locks the alarms it returns to normal in (pipeline.ts processClearedPoints; docs/ARCHITECTURE.md). */
 export async function processPointAlarms(
   tx: Db,
   clientId: number,
@@ -116,7 +117,7 @@ export async function processPointAlarms(
   const inClient = tenant(params, clientId); // $1
   params.push(pointId); // $2
   const { rows } = await tx.query<{ event_id: string; state: string }>(
-    `select event_id, state from alarms where ${inClient} and event_point_id = $2 and state <> 'processed'`,
+    `select event_id, state from alarms where ${inClient} and event_point_id = $2 and state <> 'processed' order by event_id for update`,
     params,
   );
   await tx.query(

@@ -129,12 +129,19 @@ export async function noteProcessedInBatch(tx: Db, done: RaisedAlarm[]): Promise
 }
 
 /** The open alarms stored before the batch (ids below `firstId`) of each point the batch returned to normal processed
- *  by its first such event (`eid`), each with its history line; which (alarm, client). */
+ *  by its first such event (`eid`), each with its history line; which (alarm, client). The alarms are locked first in
+ *  the order of their ids: two transactions at once (the pipeline's two on PostgreSQL, two servers) returning the same
+ *  points in another order locked them in the order of their batches and deadlocked (server/db/lockOrder.test.ts). */
 export async function processClearedPoints(
   tx: Db,
   keys: { client: number; point: string; eid: number }[],
   firstId: number,
 ): Promise<{ event_id: string; client_id: number }[]> {
+  await tx.query(
+    `select a.event_id from alarms a join unnest($1::int[], $2::text[]) as c(client, point) on a.client_id = c.client and a.event_point_id = c.point
+    where a.state <> 'processed' and a.event_id < $3 order by a.event_id for update of a`,
+    [keys.map((k) => k.client), keys.map((k) => k.point), firstId],
+  );
   const { rows } = await tx.query<{ event_id: string; client_id: number; eid: string }>(
     `update alarms a set state = 'processed', processed_at = now(), processed_by = 'system',
       note = 'Returned to normal: event ' || c.eid

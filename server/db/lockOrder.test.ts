@@ -1,0 +1,68 @@
+// Writes that two transactions run at once and that lock several rows lock them in one order, whatever the order of
+// their input (docs/ARCHITECTURE.md, "Lock order"): on the real database, the conflicting statements run side by side
+// in opposite orders, several rounds, and none is refused as a deadlock. (PGlite has one connection: there the two run
+// one after the other and the tests check only what they write.)
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { processClearedPoints } from './queries/pipeline';
+import { startTestServer, type TestServer } from '../testkit';
+
+let s: TestServer;
+let clientId = 0;
+
+beforeAll(async () => {
+  s = await startTestServer();
+  clientId = Number((await s.db.query<{ id: number }>(`select id from clients where code = 'NORTHWIND'`)).rows[0].id);
+}, 60_000);
+afterAll(async () => {
+  await s?.close();
+});
+
+const failures = (both: PromiseSettledResult<unknown>[]) => both.flatMap((x) => (x.status === 'rejected' ? [String(x.reason)] : []));
+
+describe("the event pipeline's alarms returned to normal", () => {
+  /** An open alarm on each of `n` new points; the points. */
+  async function openAlarms(round: number, n: number): Promise<string[]> {
+    const points = Array.from({ length: n }, (_, i) => `lock-order-${round}-${String(i).padStart(4, '0')}`);
+    await s.db.query(
+      `with e as (insert into events (client_id, event_code, event_source_id, event_point_id, message)
+         select $1, 1001, 'lock-order', p, 'lock order test' from unnest($2::text[]) p returning id, event_point_id, at)
+       insert into alarms (event_id, client_id, event_code, event_point_id, priority, raised_at) select id, $1, 1001, event_point_id, 10, at from e`,
+      [clientId, points],
+    );
+    return points;
+  }
+
+  beforeAll(async () => {
+    // a site's history: many alarms processed long ago, a few open, the statistics up to date (autovacuum's analyze)
+    await s.db.query(
+      `with e as (insert into events (client_id, event_code, event_source_id, event_point_id, message)
+         select $1, 1001, 'lock-order', 'history-' || (g % 500), 'lock order history' from generate_series(1, 50000) g returning id, event_point_id, at)
+       insert into alarms (event_id, client_id, event_code, event_point_id, priority, raised_at, state, processed_at, processed_by)
+       select id, $1, 1001, event_point_id, 10, at, 'processed', at, 'system' from e`,
+      [clientId],
+    );
+    await s.db.query('analyze alarms');
+  }, 60_000);
+
+  it('two transactions returning the same points to normal in opposite orders both go through (no deadlock)', async () => {
+    // two pipeline transactions at once (depth 2 on PostgreSQL, and two servers behind the relay) each process the open
+    // alarms of the points their batch returned to normal (server/monitor/pipeline.ts → processClearedPoints)
+    for (let round = 0; round < 5; round++) {
+      const points = await openAlarms(round, 2000);
+      const keys = points.map((point, i) => ({ client: clientId, point, eid: 1_000_000_000 + i }));
+      const both = await Promise.allSettled([
+        s.db.transaction((tx) => processClearedPoints(tx, keys, Number.MAX_SAFE_INTEGER)),
+        s.db.transaction((tx) => processClearedPoints(tx, [...keys].reverse(), Number.MAX_SAFE_INTEGER)),
+      ]);
+      expect(failures(both), `round ${round}`).toEqual([]);
+      const done = both.flatMap((x) => (x.status === 'fulfilled' ? x.value : []));
+      // each alarm processed once, by one of the two
+      expect(done.length, `round ${round}`).toBe(points.length);
+      const { rows } = await s.db.query<{ n: string }>(
+        `select count(*)::text n from alarms where client_id = $1 and event_point_id = any($2::text[]) and state <> 'processed'`,
+        [clientId, points],
+      );
+      expect(rows[0].n).toBe('0');
+    }
+  }, 120_000);
+});
