@@ -86,7 +86,10 @@ export function rowReader(r: ResourceDeclaration<any>, sql: ResourceSql) {
   async function load(dbx: Db, scope: Scope, id: number, lock = false): Promise<Row> {
     const params: unknown[] = [id];
     const where = `t.id = $1 and ${sql.scopeWhere(scope, params)}`;
-    const locked = lock ? ` for update of t` : '';
+    // no key update: serialises edits of the row, and leaves the key-share lock of a foreign key check free (an edit of
+    // the row at a link's other end writing the same link: locked "for update", the two waited for each other,
+    // docs/ARCHITECTURE.md lock order, server/db/lockOrder.test.ts)
+    const locked = lock ? ` for no key update of t` : '';
     const { rows } = await dbx.query<Record<string, unknown>>(`select ${sql.select(false)} from ${sql.from()} where ${where}${locked}`, params);
     if (!rows[0]) throw new HttpError(404, fill('record.notFound', '{what} not found', { what: one }));
     return (await withOwned(dbx, [toRow(rows[0])], scope.clientId))[0];
