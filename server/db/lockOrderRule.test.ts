@@ -73,7 +73,7 @@ describe('lock order in server/db/queries', () => {
     expect(findings({ 'pipeline.ts': unlocked })).toEqual([
       'pipeline.ts:processClearedPoints: writes the rows of arrays in the order given: inLockOrder, a select ... order by ... for update first, or a reviewed reason',
     ]);
-    expect(findings({ 'batch.ts': now['batch.ts'].replace(/ order by id for update/, ' for update') })).toEqual([
+    expect(findings({ 'batch.ts': now['batch.ts'].replace(/ order by id for no key update/, ' for no key update') })).toEqual([
       'batch.ts:lockIdentitiesByEmployeeNo: locks the rows an array names with no order by: lock them in the order of their key',
     ]);
     // every reviewed reason names a function that still writes so

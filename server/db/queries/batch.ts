@@ -54,11 +54,13 @@ export async function cardHolders(db: Db, clientId: number, numbers: string[]): 
   return rows;
 }
 
-/** The client's identities of these employee numbers, locked for the transaction (an import batch writes them). */
+/** The client's identities of these employee numbers, locked for the transaction (an import batch writes them): in id
+ *  order, and for no key update, which leaves a group's edit adding one of them free to check its link's foreign key
+ *  (docs/ARCHITECTURE.md, lock order). */
 export async function lockIdentitiesByEmployeeNo(db: Db, clientId: number, employeeNos: string[]): Promise<{ id: number; employeeNo: string }[]> {
   const params: unknown[] = [employeeNos];
   const { rows } = await db.query<{ id: number; employeeNo: string }>(
-    `select id, employee_no as "employeeNo" from identities where employee_no = any($1::text[]) and ${tenant(params, clientId)} order by id for update`,
+    `select id, employee_no as "employeeNo" from identities where employee_no = any($1::text[]) and ${tenant(params, clientId)} order by id for no key update`,
     params,
   );
   return rows;
