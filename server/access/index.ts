@@ -5,7 +5,8 @@
 import type { Db } from '../db/db';
 import { allClientIds, configRows, groupMemberRows, peopleRows, siteDoorIds } from '../db/queries/accessIndex';
 import type { CardFormat } from './cardFormat';
-import type { AccessGroupFact, AccessIndex, CredentialFact, DoorFact, DoorMode, IdentityFact, InterlockFact, ThreatFact, ZoneFact } from '../../access/engine';
+import { folded, People, type PeopleBase } from './people';
+import type { AccessGroupFact, AccessIndex, DoorFact, DoorMode, InterlockFact, ThreatFact, ZoneFact } from '../../access/engine';
 import { SpecialCalendar, type DayWindow, type Schedule, type SpecialDate, type WeeklyWindow } from '../../access/schedule';
 
 /** How long one dynamic QR code is current. */
@@ -36,87 +37,26 @@ const group = <T, K>(rows: readonly T[], key: (r: T) => K): Map<K, T[]> => {
   return out;
 };
 
-/** The people part of an index as it is made: maps of its own (an index handed out is never changed: a patch copies them). */
-interface People {
-  credentials: Map<string, CredentialFact>;
-  identities: Map<number, IdentityFact>;
-  groupsOf: Map<number, number[]>;
-}
-/** A copy of an index's people part to patch (copying 200,000 identities' maps is tens of milliseconds; reading them again, seconds). */
-const peopleOf = (index: AccessIndex): People => ({
-  credentials: new Map(index.credentials),
-  identities: new Map(index.identities),
-  groupsOf: new Map(index.groupsOf as ReadonlyMap<number, number[]>),
-});
-type PeopleRows = Awaited<ReturnType<typeof peopleRows>>;
+type Config = Omit<AccessIndex, 'credentials' | 'identities' | 'groupsOf'>;
+
+/** The people of each index made here (an index's people maps are theirs: people.ts). */
+const peopleOfIndex = new WeakMap<AccessIndex, People>();
+const indexOf = (config: Config, people: People): AccessIndex => {
+  const index: AccessIndex = { ...config, credentials: people.credentials, identities: people.identities, groupsOf: people.groupsOf };
+  peopleOfIndex.set(index, people);
+  return index;
+};
+/** The people of `index` (of one made elsewhere, a copy of its maps). */
+const peopleOf = (index: AccessIndex): People => peopleOfIndex.get(index) ?? People.copied(index);
 
 /** Reads one tenant's people and configuration into an index (a dozen queries, whatever the number of swipes: server/db/queries/accessIndex.ts). */
 export async function buildIndex(db: Db, clientId: number): Promise<AccessIndex> {
-  return { ...peopleFacts(await peopleRows(db, clientId)), ...(await configFacts(db, clientId)) };
-}
-
-/** The people part of an index from their rows. */
-function peopleFacts(rows: PeopleRows): People {
-  const people: People = { credentials: new Map(), identities: new Map(), groupsOf: new Map() };
-  addPeople(people, rows);
-  return people;
-}
-
-/** Adds people's rows to the people part (their earlier facts taken out first: patchPeople). */
-function addPeople(into: People, { creds, people, members }: PeopleRows): void {
-  const pins = new Map<number, string>();
-  for (const c of creds) {
-    if (c.type === 'pin') {
-      pins.set(c.identity_id, c.number);
-      continue;
-    }
-    into.credentials.set(c.number, {
-      id: c.id,
-      identityId: c.identity_id,
-      number: c.number,
-      facilityCode: c.facility_code,
-      status: c.status,
-      validFrom: c.valid_from,
-      validTo: c.valid_to,
-    });
-  }
-  for (const p of people)
-    into.identities.set(p.id, { id: p.id, name: p.name, status: p.status, validFrom: p.valid_from, validTo: p.valid_to, pin: pins.get(p.id) ?? null });
-  const added = new Map<number, number[]>();
-  for (const m of members) {
-    const l = added.get(m.identity_id);
-    if (l) l.push(m.access_group_id);
-    else added.set(m.identity_id, [m.access_group_id]);
-  }
-  // a list of the map is replaced, never pushed to: a copied map shares its lists with the index handed out
-  for (const [id, groups] of added) into.groupsOf.set(id, [...(into.groupsOf.get(id) ?? []), ...groups]);
-}
-
-/** The people part with identities `ids` read again: their identity, credentials and groups as the database has them now (gone when deleted). */
-async function patchPeople(db: Db, clientId: number, people: People, ids: ReadonlySet<number>): Promise<void> {
-  const rows = await peopleRows(db, clientId, [...ids]);
-  for (const [number, c] of people.credentials) if (ids.has(c.identityId)) people.credentials.delete(number);
-  for (const id of ids) {
-    people.identities.delete(id);
-    people.groupsOf.delete(id);
-  }
-  addPeople(people, rows);
-}
-
-/** The people part with access groups `groupIds`' members read again (members changed from the group's side). */
-async function patchGroups(db: Db, clientId: number, people: People, groupIds: ReadonlySet<number>): Promise<void> {
-  const members = await groupMemberRows(db, clientId, [...groupIds]);
-  for (const [identityId, groups] of people.groupsOf) {
-    if (!groups.some((g) => groupIds.has(g))) continue;
-    const kept = groups.filter((g) => !groupIds.has(g));
-    if (kept.length) people.groupsOf.set(identityId, kept);
-    else people.groupsOf.delete(identityId);
-  }
-  addPeople(people, { creds: [], people: [], members });
+  const people = People.of(await peopleRows(db, clientId));
+  return indexOf(await configFacts(db, clientId), people);
 }
 
 /** Reads one tenant's configuration (everything of the index but its people: a few hundred rows) into its part of an index. */
-async function configFacts(db: Db, clientId: number): Promise<Omit<AccessIndex, keyof People>> {
+async function configFacts(db: Db, clientId: number): Promise<Config> {
   const { client, doorRows, ilDoors, groups, groupDoors, schedules, windows, specials, dates, zones, formats, parity, overrides, threatRow } = await configRows(
     db,
     clientId,
@@ -227,15 +167,32 @@ function staleAfter(before: Stale | undefined, change: { resource: string; id?: 
   return s.identities.size > PATCH_IDENTITIES_MAX ? EVERYTHING : s;
 }
 
-/** `base` with what `stale` names read again: the configuration (a few hundred rows) and the people changed, never the tenant's 200,000 identities for one. */
-async function patchIndex(db: Db, clientId: number, base: AccessIndex, stale: Stale): Promise<AccessIndex> {
+/**
+ * `base` with what `stale` names read again: the configuration (a few hundred rows) and the people changed, never the
+ * tenant's 200,000 identities for one. Their entries are laid over the people's shared maps (people.ts), which are
+ * neither copied nor looked through: `touched` is the entries that cost. `current` gives the base's people on the
+ * freshest base folded (the fold's slices run between the reads).
+ */
+async function patchIndex(
+  db: Db,
+  clientId: number,
+  base: AccessIndex,
+  stale: Stale,
+  current: (people: People) => People,
+): Promise<{ index: AccessIndex; touched: number }> {
   const config = stale.config ? await configFacts(db, clientId) : base;
-  if (!stale.identities.size && !stale.groups.size)
-    return { ...base, ...config, credentials: base.credentials, identities: base.identities, groupsOf: base.groupsOf };
-  const people = peopleOf(base);
-  if (stale.identities.size) await patchPeople(db, clientId, people, stale.identities);
-  if (stale.groups.size) await patchGroups(db, clientId, people, stale.groups);
-  return { ...base, ...config, ...people };
+  if (!stale.identities.size && !stale.groups.size) return { index: indexOf(config, peopleOf(base)), touched: 0 };
+  const rows = stale.identities.size ? await peopleRows(db, clientId, [...stale.identities]) : null;
+  const members = stale.groups.size ? await groupMemberRows(db, clientId, [...stale.groups]) : null;
+  let people = current(peopleOf(base));
+  let touched = 0;
+  if (rows) ({ people, touched } = people.withIdentities(stale.identities, rows));
+  if (members) {
+    const patched = people.withGroups(stale.groups, members);
+    people = patched.people;
+    touched += patched.touched;
+  }
+  return { index: indexOf(config, people), touched };
 }
 
 export interface AccessIndexes {
@@ -252,13 +209,28 @@ export interface AccessIndexes {
   loadAll(): Promise<void>;
   /** How many times an index was built (tests: one per change burst, not one per swipe). */
   readonly builds: number;
+  /**
+   * Map entries the people's changes looked at or copied (tests: an identity's change costs what it changed, not the
+   * tenant's size).
+   */
+  readonly touched: number;
+  /** How many times a tenant's changed people were folded into a fresh base (tests). */
+  readonly folds: number;
   /** Told of every index built, after it is cached (Gatehouse Edge sends its controllers their new snapshots). */
   onBuilt(listener: (clientId: number, index: AccessIndex) => void): () => void;
   stop(): void;
 }
 
-export function createAccessIndexes(db: Db, opts: { debounceMs?: number; log?: (m: string) => void } = {}): AccessIndexes {
+/** Past this many entries changed over a tenant's people maps, they are folded into a fresh base (people.ts). */
+export const FOLD_AT = 2_048;
+
+/**
+ * `foldAt`: FOLD_AT unless told (tests). A fold copies the tenant's people (at 200,000 identities a few hundred
+ * milliseconds), so it runs in slices with the event loop free between them; until the next change it is not used.
+ */
+export function createAccessIndexes(db: Db, opts: { debounceMs?: number; foldAt?: number; log?: (m: string) => void } = {}): AccessIndexes {
   const debounceMs = opts.debounceMs ?? 200;
+  const foldAt = opts.foldAt ?? FOLD_AT;
   const cache = new Map<number, AccessIndex>();
   const building = new Map<number, Promise<AccessIndex>>();
   /** tenants with a change newer than their cached index, and the timer of their debounced rebuild */
@@ -266,6 +238,11 @@ export function createAccessIndexes(db: Db, opts: { debounceMs?: number; log?: (
   /** what of each dirty tenant is to be read again */
   const stale = new Map<number, Stale>();
   let builds = 0;
+  let touched = 0;
+  let folds = 0;
+  let stopped = false;
+  /** per tenant, the fold under way or done: the people it folds, then their fresh base */
+  const folding = new Map<number, { from: People; base: PeopleBase | null }>();
   const listeners = new Set<(clientId: number, index: AccessIndex) => void>();
 
   function rebuild(clientId: number): Promise<AccessIndex> {
@@ -278,13 +255,20 @@ export function createAccessIndexes(db: Db, opts: { debounceMs?: number; log?: (
     const before = building.get(clientId) ?? Promise.resolve(null);
     const p = before
       .catch(() => null)
-      .then((built) => {
+      .then(async (built) => {
         const base = built ?? cache.get(clientId);
-        return base && !what.everything ? patchIndex(db, clientId, base, what) : buildIndex(db, clientId);
+        if (!base || what.everything) {
+          folding.delete(clientId); // a fold of the people before is of no use to a new base
+          return buildIndex(db, clientId);
+        }
+        const patched = await patchIndex(db, clientId, base, what, (people) => onFoldedBase(clientId, people));
+        touched += patched.touched;
+        return patched.index;
       })
       .then((index) => {
         builds++;
         cache.set(clientId, index);
+        foldLater(clientId, peopleOf(index));
         for (const l of listeners) l(clientId, index);
         return index;
       })
@@ -295,9 +279,44 @@ export function createAccessIndexes(db: Db, opts: { debounceMs?: number; log?: (
     return p;
   }
 
+  /** Folds `people` into a fresh base in slices, unless they changed little or a fold of the tenant is under way. */
+  function foldLater(clientId: number, people: People): void {
+    if (stopped || people.changed < foldAt || folding.has(clientId)) return;
+    const job: { from: People; base: PeopleBase | null } = { from: people, base: null };
+    folding.set(clientId, job);
+    const steps = folded(people);
+    const step = () => {
+      if (stopped || folding.get(clientId) !== job) return;
+      try {
+        const s = steps.next();
+        if (!s.done) return void setImmediate(step);
+        job.base = s.value;
+        folds++;
+      } catch (e) {
+        folding.delete(clientId);
+        opts.log?.(`access index ${clientId}: fold: ${e}`);
+      }
+    };
+    setImmediate(step);
+  }
+
+  /** `people` on their tenant's freshest folded base, when a fold of their line is done (else as they are). */
+  function onFoldedBase(clientId: number, people: People): People {
+    const job = folding.get(clientId);
+    if (!job?.base) return people;
+    folding.delete(clientId);
+    return people.rebasedOn(job.from, job.base) ?? people;
+  }
+
   return {
     get builds() {
       return builds;
+    },
+    get touched() {
+      return touched;
+    },
+    get folds() {
+      return folds;
     },
     onBuilt(listener) {
       listeners.add(listener);
@@ -323,8 +342,10 @@ export function createAccessIndexes(db: Db, opts: { debounceMs?: number; log?: (
       for (const id of await allClientIds(db)) await rebuild(id);
     },
     stop() {
+      stopped = true;
       for (const t of dirty.values()) if (t) clearTimeout(t);
       dirty.clear();
+      folding.clear();
     },
   };
 }
