@@ -7,6 +7,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { API } from '../../contract';
 import { accessGroupsResource } from '../../contract/resources/accessGroups';
 import { lockIdentitiesByEmployeeNo } from './queries/batch';
+import { shelveAlarms } from './queries/alarmManagement';
+import { processPointAlarms } from './queries/monitor';
 import { processClearedPoints } from './queries/pipeline';
 import { startTestServer, type TestServer } from '../testkit';
 
@@ -47,6 +49,36 @@ describe("the event pipeline's alarms returned to normal", () => {
     );
     await s.db.query('analyze alarms');
   }, 60_000);
+
+  /** `n` open alarms of one new point, every second one acknowledged (its row written again: the point's index now
+   *  names them after the others, not in the order of their ids); the point. */
+  async function pointWithAlarms(name: string, n: number): Promise<string> {
+    await s.db.query(
+      `with e as (insert into events (client_id, event_code, event_source_id, event_point_id, message)
+         select $1, 1001, 'lock-order', $2, 'lock order test' from generate_series(1, $3::int) returning id, event_point_id, at)
+       insert into alarms (event_id, client_id, event_code, event_point_id, priority, raised_at) select id, $1, 1001, event_point_id, 10, at from e`,
+      [clientId, name, n],
+    );
+    await s.db.query(
+      `update alarms set state = 'acknowledged', acknowledged_at = now(), acknowledged_by = 'test' where event_point_id = $1 and event_id % 2 = 1`,
+      [name],
+    );
+    return name;
+  }
+
+  it('an operator processing or shelving a point while a batch returns it to normal: both go through (no deadlock)', async () => {
+    // the operator's process (server/monitor/alarms.ts) and shelve (server/alarms/management.ts) lock the point's open
+    // alarms; in the order of the point's index they crossed the pipeline's order (by id) once some were acknowledged
+    for (let round = 0; round < 16; round++) {
+      const point = await pointWithAlarms(`lock-order-point-${round}`, 2000);
+      const cleared = s.db.transaction((tx) => processClearedPoints(tx, [{ client: clientId, point, eid: 1 }], Number.MAX_SAFE_INTEGER));
+      const operator = s.db.transaction((tx) =>
+        round % 2 ? shelveAlarms(tx, clientId, point, null) : processPointAlarms(tx, clientId, point, 'operator', 'lock order test'),
+      );
+      const both = await Promise.allSettled([cleared, operator]);
+      expect(failures(both), `round ${round} (${round % 2 ? 'shelve' : 'process'})`).toEqual([]);
+    }
+  }, 120_000);
 
   it('two transactions returning the same points to normal in opposite orders both go through (no deadlock)', async () => {
     // two pipeline transactions at once (depth 2 on PostgreSQL, and two servers behind the relay) each process the open

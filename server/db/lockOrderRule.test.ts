@@ -14,6 +14,7 @@ const DIR = 'server/db/queries';
 
 /** file:function → why two transactions never lock its rows in opposite orders */
 const reviewed: Record<string, string> = {
+  'pipeline.ts:shelveRaisedAlarms': 'the alarms its own transaction inserted: no other transaction sees them, let alone locks them',
   'pipeline.ts:passEdgeAhead':
     "a controller's numbers stored ahead are deleted only by the transaction that holds its edge_controllers row, locked before in controller order (advanceEdgeSeqs)",
 };
@@ -33,12 +34,20 @@ const ARRAY_WRITE = [
 const ORDERED_LOCK = /\border\s+by\b[^`]*\bfor\s+(no\s+key\s+)?update\b/i;
 const ARRAY_LOCK = /(=\s*any\s*\(|\bunnest\s*\()[^`]*\bfor\s+(no\s+key\s+)?update\b(?![^`]*\bskip\s+locked)/i;
 
+// the alarms: the event pipeline, the operators and the clocks write a point's alarms at once; an update of alarms
+// not pinned to one (`event_id = $n`) locks them first in the order of their ids
+const ALARMS_UPDATE = /\bupdate\s+alarms\b/i;
+const ONE_ALARM = /\bwhere\s+(a\.)?event_id\s*=\s*\$\d/i;
+const ALARMS_LOCK = /\border\s+by\s+(a\.)?event_id\b[^`]*\bfor\s+(no\s+key\s+)?update\b/i;
+
 function findings(files: Record<string, string>): string[] {
   const out: string[] = [];
   for (const [file, text] of Object.entries(files))
     for (const f of functionsOf(text)) {
       const where = `${file}:${f.name}`;
       const sqls = f.body.split('`');
+      if (sqls.some((s) => ALARMS_UPDATE.test(s) && !ONE_ALARM.test(s)) && !reviewed[where] && !sqls.some((s) => ALARMS_LOCK.test(s)))
+        out.push(`${where}: updates several alarms: lock them first by select ... order by event_id for update`);
       if (sqls.some((s) => ARRAY_LOCK.test(s) && !ORDERED_LOCK.test(s)))
         out.push(`${where}: locks the rows an array names with no order by: lock them in the order of their key`);
       if (!sqls.some((s) => ARRAY_WRITE.some((r) => r.test(s))) || reviewed[where]) continue;
@@ -71,15 +80,24 @@ describe('lock order in server/db/queries', () => {
     ]);
     const unlocked = now['pipeline.ts'].replace(/ order by a\.event_id for update of a/, '');
     expect(findings({ 'pipeline.ts': unlocked })).toEqual([
+      'pipeline.ts:processClearedPoints: updates several alarms: lock them first by select ... order by event_id for update',
       'pipeline.ts:processClearedPoints: writes the rows of arrays in the order given: inLockOrder, a select ... order by ... for update first, or a reviewed reason',
+    ]);
+    expect(findings({ 'monitor.ts': now['monitor.ts'].replace(/ order by event_id for update`/, '`') })).toEqual([
+      'monitor.ts:processPointAlarms: updates several alarms: lock them first by select ... order by event_id for update',
     ]);
     expect(findings({ 'batch.ts': now['batch.ts'].replace(/ order by id for no key update/, ' for no key update') })).toEqual([
       'batch.ts:lockIdentitiesByEmployeeNo: locks the rows an array names with no order by: lock them in the order of their key',
     ]);
+    const unordered = now['alarmManagement.ts'].replace(/ order by event_id for update`/g, '`');
+    expect(findings({ 'alarmManagement.ts': unordered })).toEqual([
+      'alarmManagement.ts:unshelveShelvingAlarms: updates several alarms: lock them first by select ... order by event_id for update',
+      'alarmManagement.ts:shelveAlarms: updates several alarms: lock them first by select ... order by event_id for update',
+    ]);
     // every reviewed reason names a function that still writes so
     for (const where of Object.keys(reviewed)) {
       const [file, name] = where.split(':');
-      expect(functionsOf(now[file] ?? '').find((f) => f.name === name)?.body, `${where} is gone: drop its reason`).toMatch(/unnest/);
+      expect(functionsOf(now[file] ?? '').find((f) => f.name === name)?.body, `${where} is gone: drop its reason`).toMatch(/unnest|update alarms/);
     }
   });
 });

@@ -20,9 +20,12 @@ export async function addShelvingHistory(db: Db, alarmId: unknown, clientId: num
   await db.query(`insert into alarm_history (alarm_id, client_id, action, actor, note) values ($1,$2,'${action}',$3,$4)`, [alarmId, clientId, actor, note]);
 }
 
-/** The alarms of shelving `shelvingId` still hidden, back on the consoles, their escalation counting from `at` (null: now). */
+/** The alarms of shelving `shelvingId` still hidden, back on the consoles, their escalation counting from `at` (null: now);
+ *  locked first in the order of their ids (docs/ARCHITECTURE.md, lock order). */
 export async function unshelveShelvingAlarms(db: Db, clientId: number, shelvingId: number, at: Date | null): Promise<{ event_id: string }[]> {
   const params: unknown[] = [shelvingId, at];
+  const lock: unknown[] = [shelvingId];
+  await db.query(`select event_id from alarms where shelving_id = $1 and shelved and ${tenant(lock, clientId)} order by event_id for update`, lock);
   const { rows } = await db.query<{ event_id: string }>(
     `update alarms set shelved = false, escalate_from = coalesce($2::timestamptz, now()) where shelving_id = $1 and shelved and ${tenant(params, clientId)} returning event_id`,
     params,
@@ -143,9 +146,16 @@ export async function insertShelving(
   return ins.rows[0];
 }
 
-/** Hides `pointId`'s alarms not processed under shelving `shelvingId`: those. */
+/** Hides `pointId`'s alarms not processed under shelving `shelvingId`: those. Locked first in the order of their ids,
+ *  the order the event pipeline locks a point's alarms in (docs/ARCHITECTURE.md, lock order): in the order of the
+ *  point's index the two crossed once some alarms had been written again (acknowledged) and deadlocked. */
 export async function shelveAlarms(db: Db, clientId: number, pointId: string, shelvingId: unknown): Promise<{ event_id: string }[]> {
   const p4: unknown[] = [pointId, shelvingId];
+  const lock: unknown[] = [pointId];
+  await db.query(
+    `select event_id from alarms where event_point_id = $1 and state <> 'processed' and not shelved and ${tenant(lock, clientId)} order by event_id for update`,
+    lock,
+  );
   const hidden = await db.query<{ event_id: string }>(
     `update alarms set shelved = true, shelving_id = $2 where event_point_id = $1 and state <> 'processed' and not shelved and ${tenant(p4, clientId)} returning event_id`,
     p4,
