@@ -9,7 +9,7 @@ import { accessGroupsResource } from '../../contract/resources/accessGroups';
 import { lockIdentitiesByEmployeeNo } from './queries/batch';
 import { shelveAlarms } from './queries/alarmManagement';
 import { processPointAlarms } from './queries/monitor';
-import { processClearedPoints } from './queries/pipeline';
+import { advanceEdgeSeqs, noteEdgeAhead, processClearedPoints } from './queries/pipeline';
 import { startTestServer, type TestServer } from '../testkit';
 
 let s: TestServer;
@@ -176,6 +176,45 @@ describe("a batch import's people and a group's members", () => {
       expect(failures(both), `round ${round}`).toEqual([]);
       expect((both[1] as PromiseFulfilledResult<{ status: number; body: unknown }>).value.status, JSON.stringify(both[1]).slice(0, 300)).toBe(200);
       expect((await s.call('GET', `${accessGroupsResource.api}/${g}`, { token })).body.members).toContain(id);
+    }
+  }, 60_000);
+});
+
+describe("the pipeline's edge numbers", () => {
+  it("a transaction noting an event ahead for one controller and another moving both controllers' numbers: both go through", async () => {
+    // a batch's transaction notes an edge's live event stored ahead (noteEdgeAhead: its foreign key check holds a
+    // key-share lock on the controller's edge_controllers row) before it locks the rows of the controllers whose numbers
+    // it moves (advanceEdgeSeqs, in controller order). Locked "for update", another transaction moving both numbers
+    // waited for that key share while holding the first controller, which the first one then asked for: a deadlock
+    const { rows } = await s.db.query<{ id: number }>('select id from controllers where client_id = $1 order by id limit 2', [clientId]);
+    expect(rows).toHaveLength(2);
+    const [c1, c2] = rows.map((r) => Number(r.id));
+    await s.db.query('insert into edge_controllers (controller_id, client_id) values ($1, $3), ($2, $3) on conflict do nothing', [c1, c2, clientId]);
+    for (let round = 0; round < 2; round++) {
+      const seq = async (c: number) =>
+        Number((await s.db.query<{ n: string }>('select last_seq::text n from edge_controllers where controller_id = $1', [c])).rows[0].n);
+      const [s1, s2] = [await seq(c1), await seq(c2)];
+      let noted: () => void = () => {};
+      const aheadNoted = new Promise<void>((resolve) => (noted = resolve));
+      const first = s.db.transaction(async (tx) => {
+        await noteEdgeAhead(tx, [{ controllerId: c2, seq: s2 + 1000 + round }]);
+        noted();
+        await new Promise((resolve) => setTimeout(resolve, 300));
+        return advanceEdgeSeqs(tx, s.db.kind === 'postgres', new Map([[c1, [s1 + 1, s1 + 1]]]));
+      });
+      await aheadNoted;
+      const second = s.db.transaction((tx) =>
+        advanceEdgeSeqs(
+          tx,
+          s.db.kind === 'postgres',
+          new Map([
+            [c1, [s1 + 1, s1 + 2]],
+            [c2, [s2 + 1, s2 + 1]],
+          ]),
+        ),
+      );
+      const both = await Promise.allSettled([first, second]);
+      expect(failures(both), `round ${round}`).toEqual([]);
     }
   }, 60_000);
 });

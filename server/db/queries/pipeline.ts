@@ -32,10 +32,13 @@ export async function insertEvents(tx: Db, columns: unknown[]): Promise<{ ids: s
  * Each controller's last journal number moves to the end of its range (controller → [first, last]) when it stood just
  * before the range's first; how many moved (fewer than named: a batch before these was not stored). On PostgreSQL the
  * rows are locked first (`lockFirst`), so an update the previous transaction made and has not committed yet is waited
- * for and read, not its committed version before it.
+ * for and read, not its committed version before it: in controller order, and for no key update, which does not wait
+ * for the key-share lock of a number noted ahead (noteEdgeAhead's foreign key check) by a transaction that then asks for
+ * one of these rows (docs/ARCHITECTURE.md, lock order).
  */
 export async function advanceEdgeSeqs(tx: Db, lockFirst: boolean, ranges: Map<number, [number, number]>): Promise<number> {
-  if (lockFirst) await tx.query('select 1 from edge_controllers where controller_id = any($1::int[]) order by controller_id for update', [[...ranges.keys()]]);
+  if (lockFirst)
+    await tx.query('select 1 from edge_controllers where controller_id = any($1::int[]) order by controller_id for no key update', [[...ranges.keys()]]);
   const { rows } = await tx.query(
     'update edge_controllers e set last_seq = v.s from unnest($1::int[], $2::bigint[], $3::bigint[]) as v(c, f, s) where e.controller_id = v.c and e.last_seq = v.f - 1 returning e.controller_id',
     [[...ranges.keys()], [...ranges.values()].map((r) => r[0]), [...ranges.values()].map((r) => r[1])],
