@@ -125,6 +125,15 @@ describe('import boundaries of ARCHITECTURE.md', () => {
       .filter((f) => /\b(createActor|fromPromise|fromCallback)\(/.test(readFileSync(f, 'utf8')));
     expect(bad).toEqual([]);
   });
+  it("views follow real-time notices through useChangeNotices (or useReading's notices), never a socket's messages by hand", () => {
+    // a hand-made subscription hears a notice but not a reconnect: a change sent while the live connection was down is
+    // never read (the doors screen kept a threat level's doors unmarked after a reconnect, CI of 2026-12-05); the one
+    // place that hears socket messages for views is src/hooks/changeNotices.ts, with the resync
+    const bad = sourcesOf(['src/screens', 'src/resources', 'src/ui', 'src/app', 'src/hooks'])
+      .filter((f) => f !== 'src/hooks/changeNotices.ts')
+      .filter((f) => /['"]socket\.message['"]/.test(readFileSync(f, 'utf8')));
+    expect(bad).toEqual([]);
+  });
   it('views open their own actors through useViewActor (children of the actor system), not useActorRef', () => {
     // an exception for a file that is gone would excuse whatever takes its name next
     expect(Object.keys(ownActorExceptions).filter((f) => !existsSync(f))).toEqual([]);

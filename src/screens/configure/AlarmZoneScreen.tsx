@@ -8,7 +8,7 @@ import { Link, useNavigate } from 'react-router-dom';
 import { Button, Callout, Card, H4, HTMLTable, NonIdealState, Spinner, Tag } from '@blueprintjs/core';
 import { ConfirmAlert } from '../../ui/ConfirmAlert';
 import { useSelector } from '@xstate/react';
-import { DESTINATIONS, PRIV, alarmGroupsResource, hasPrivilege, inputsResource } from '../../../contract';
+import { PRIV, alarmGroupsResource, hasPrivilege, inputsResource } from '../../../contract';
 import { selectCommandError, selectRunningCommand } from '../../../machines/command';
 import { labelOf, selectEpoch, selectLabelsOf, selectNaming } from '../../../machines/options.selectors';
 import { selectHeldPrivileges } from '../../../machines/session.selectors';
@@ -34,7 +34,8 @@ export function AlarmZoneScreen() {
   const held = useSelector(useSystemActor('session'), selectHeldPrivileges);
   const canArm = hasPrivilege(held, [PRIV.alarmGroups.arm]);
   const canEdit = hasPrivilege(held, [PRIV.alarmGroups.edit]);
-  const group = useReading<AlarmGroupRow>('alarmGroupReading', { input: id, key: id });
+  // read again on every change notice of the zones, and after every reconnect of the live connection
+  const group = useReading<AlarmGroupRow>('alarmGroupReading', { input: id, key: id, notices: { resource: alarmGroupsResource.name } });
   const { reload } = group;
   const row = group.output;
   // the inputs' names, through the options actor (batched with every other look-up of the page)
@@ -52,14 +53,6 @@ export function AlarmZoneScreen() {
     options,
     useMemo(() => selectNaming(inputsResource.api, inputIds), [inputIds]),
   );
-
-  const central = useSystemActor('socket.central');
-  useEffect(() => {
-    const sub = central.on('socket.message', (m) => {
-      if (m.destination === `${DESTINATIONS.changes}/${alarmGroupsResource.name}`) reload();
-    });
-    return () => sub.unsubscribe();
-  }, [central, reload]);
 
   const commands = useViewActor('armCommands');
   useEffect(() => {

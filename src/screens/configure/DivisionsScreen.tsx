@@ -7,7 +7,7 @@ import { useEffect, useMemo, useRef, useState } from 'react';
 import { Link, useNavigate } from 'react-router-dom';
 import { Alert, Button, Callout, NonIdealState, Spinner, Tag, Tree, type TreeNodeInfo } from '@blueprintjs/core';
 import { useSelector } from '@xstate/react';
-import { DESTINATIONS, hasPrivilege, PRIV } from '../../../contract';
+import { hasPrivilege, PRIV } from '../../../contract';
 import { selectCommandError, selectRunningCommand } from '../../../machines/command';
 import { selectHeldPrivileges } from '../../../machines/session.selectors';
 import { useReading } from '../../hooks/useReading';
@@ -33,20 +33,13 @@ export function DivisionsScreen() {
     delete: hasPrivilege(held, [PRIV.divisions.delete]),
   };
   // the last tree stays on screen while the next is read; another client's goes
-  const task = useReading<{ items: Row[] }>('divisionsReading');
+  // read again on every change notice of the divisions, and after every reconnect of the live connection
+  const task = useReading<{ items: Row[] }>('divisionsReading', { notices: { resource: 'divisions' } });
   const { reload } = task;
   const rows = task.output?.items ?? null;
   const tree = useMemo(() => divisionTree(rows ?? []), [rows]);
   const names = useRef(new Map<number, string>()); // visual: the division names a toast says
   for (const r of rows ?? []) names.current.set(r.id, r.name);
-
-  const central = useSystemActor('socket.central');
-  useEffect(() => {
-    const sub = central.on('socket.message', (m) => {
-      if (m.destination === `${DESTINATIONS.changes}/divisions`) reload();
-    });
-    return () => sub.unsubscribe();
-  }, [central, reload]);
 
   // one delete at a time; its answer is said in a toast and the tree is read again
   const commands = useViewActor('divisionCommands');

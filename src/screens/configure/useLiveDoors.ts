@@ -19,11 +19,16 @@ export interface LiveDoors {
   reload: () => void;
 }
 
+const DOOR_NOTICES = { destinations: [`${DESTINATIONS.changes}/doors`, `${DESTINATIONS.changes}/${RESOURCE_INDEX.threatLevels.name}`] } as const;
+
 /** `enabled` false (no door rights): nothing is read, and the doors stay null. */
 export function useLiveDoors(enabled = true): LiveDoors {
   const clientId = useSelector(useSystemActor('session'), selectClientId);
   // the last list stays on screen while the next is read (no flash of a spinner on every re-read); another client's goes
-  const task = useReading<PageOf<DoorView>>('doorsReading', { input: { enabled }, key: `${clientId}:${enabled}` });
+  // a door added, edited or deleted anywhere in the client (`/changes/doors`, the catalogue's notice), or a threat
+  // level put in force, lowered or reverted (`/changes/threatLevels`: which doors it holds), and every reconnect of the
+  // live connection (a notice sent while it was down is not heard: useChangeNotices): read the list again
+  const task = useReading<PageOf<DoorView>>('doorsReading', { input: { enabled }, key: `${clientId}:${enabled}`, notices: DOOR_NOTICES });
   const stored = task.output?.items ?? null;
   const live = useSelector(useSystemActor('hardwareStatus'), selectDoors);
   const doors = useMemo(() => (stored ? mergeDoors(stored, live) : null), [stored, live]);
@@ -34,14 +39,5 @@ export function useLiveDoors(enabled = true): LiveDoors {
     // only a new difference re-reads; a failed re-read is not retried in a loop
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [unheard]);
-  // a door added, edited or deleted anywhere in the client (`/changes/doors`, the catalogue's notice), or a threat
-  // level put in force, lowered or reverted (`/changes/threatLevels`: which doors it holds): read the list again
-  const central = useSystemActor('socket.central');
-  useEffect(() => {
-    const sub = central.on('socket.message', (m) => {
-      if (m.destination === `${DESTINATIONS.changes}/doors` || m.destination === `${DESTINATIONS.changes}/${RESOURCE_INDEX.threatLevels.name}`) reload();
-    });
-    return () => sub.unsubscribe();
-  }, [central, reload]);
   return { doors, loading: task.busy, failed: task.failed, reload };
 }
