@@ -8,6 +8,7 @@ import { HttpError, fill, body, idParam } from '../http/kit';
 import { audit } from '../audit/trail';
 import { pgError, type CrudResource } from './context';
 import type { Row } from './hooks';
+import { inLockOrder } from '../db/queries/lockOrder';
 
 /** What a table that still points at a row holds, in words (a 409 names it, never the table). */
 const TABLE_WORDS: Record<string, string> = {
@@ -60,13 +61,17 @@ export function deleteRoutes(app: FastifyInstance, crud: CrudResource) {
   async function remove(req: FastifyRequest, ids: number[]) {
     const scope = await scopeOf(db, req, [r.privileges.delete!]);
     const changes = await db.transaction(async (tx) => {
-      const unique = [...new Set(ids)];
+      // locked in the order of their ids, not of the request (docs/ARCHITECTURE.md lock order): two bulk deletes naming
+      // the same rows in other orders, or one beside a group's edit adding them, each held a row the other waited for
+      const unique = inLockOrder(new Set(ids), (id) => id);
       const befores: Row[] = [];
       // all or nothing: one id that is not visible (another tenant's, another division's, gone) deletes none
       for (const id of unique) {
         try {
-          befores.push(await load(tx, scope, id, true));
-        } catch {
+          befores.push(await load(tx, scope, id, 'delete'));
+        } catch (e) {
+          // a row not found; anything else (a deadlock, 503) is said as itself, not as "not found"
+          if (!(e instanceof HttpError && e.status === 404)) throw e;
           throw new HttpError(
             404,
             unique.length > 1

@@ -83,13 +83,16 @@ export function rowReader(r: ResourceDeclaration<any>, sql: ResourceSql) {
     });
     return rows;
   }
-  async function load(dbx: Db, scope: Scope, id: number, lock = false): Promise<Row> {
+  /** Row `id` within `scope`; `lock`: locked to be edited (true) or deleted ('delete'). */
+  async function load(dbx: Db, scope: Scope, id: number, lock: boolean | 'delete' = false): Promise<Row> {
     const params: unknown[] = [id];
     const where = `t.id = $1 and ${sql.scopeWhere(scope, params)}`;
     // no key update: serialises edits of the row, and leaves the key-share lock of a foreign key check free (an edit of
     // the row at a link's other end writing the same link: locked "for update", the two waited for each other,
-    // docs/ARCHITECTURE.md lock order, server/db/lockOrder.test.ts)
-    const locked = lock ? ` for no key update of t` : '';
+    // docs/ARCHITECTURE.md lock order, server/db/lockOrder.test.ts).
+    // lock for update: a row to be deleted, which the delete locks so anyway; taken here, in the order the caller
+    // loads its rows (their ids), not in the order of the delete's plan
+    const locked = lock === 'delete' ? ` for update of t` : lock ? ` for no key update of t` : '';
     const { rows } = await dbx.query<Record<string, unknown>>(`select ${sql.select(false)} from ${sql.from()} where ${where}${locked}`, params);
     if (!rows[0]) throw new HttpError(404, fill('record.notFound', '{what} not found', { what: one }));
     return (await withOwned(dbx, [toRow(rows[0])], scope.clientId))[0];

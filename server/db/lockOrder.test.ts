@@ -218,3 +218,63 @@ describe("the pipeline's edge numbers", () => {
     }
   }, 60_000);
 });
+
+describe("the catalogue's bulk delete", () => {
+  const editable = (r: Record<string, unknown>) =>
+    Object.fromEntries(Object.entries(r).filter(([k]) => !['id', 'clientId', 'createdAt', 'updatedAt'].includes(k)));
+  /** `n` new identities of Northwind, in no group; their ids. */
+  async function people(token: string, tag: string, n: number): Promise<number[]> {
+    const divisionId = (await s.call('GET', API.divisions, { token })).body.items[0].id as number;
+    const ids: number[] = [];
+    for (let i = 0; i < n; i++) {
+      const made = await s.call('POST', API.identities, {
+        token,
+        body: { firstName: 'Lock', lastName: `Delete ${i}`, employeeNo: `${tag}-${i}`, divisionId, status: 'active', credentials: [], accessGroupIds: [] },
+      });
+      expect(made.status, JSON.stringify(made.body)).toBe(201);
+      ids.push(made.body.id as number);
+    }
+    return ids;
+  }
+  const left = async (ids: number[]) => s.count('select id from identities where id = any($1::int[])', [ids]);
+
+  it('two bulk deletes naming the same rows in opposite orders: one deletes them, the other finds them gone (no deadlock)', async () => {
+    // a bulk delete locks each row it names (server/crud/delete.ts); in the order of its request, two requests naming
+    // the same rows in opposite orders each held a row the other waited for (the one refused was answered 404, "not
+    // found": any failure while loading the rows was said so; now a deadlock is its 503)
+    const token = await s.loginTo('admin', 'NORTHWIND');
+    for (let round = 0; round < 6; round++) {
+      const ids = await people(token, `LOCK-BULK-${round}`, 8);
+      const [one, other] = await Promise.all([
+        s.call('POST', `${API.identities}/bulk-delete`, { token, body: { ids } }),
+        s.call('POST', `${API.identities}/bulk-delete`, { token, body: { ids: [...ids].reverse() } }),
+      ]);
+      expect([one.status, other.status].sort(), `round ${round}: ${JSON.stringify([one.body, other.body]).slice(0, 400)}`).toEqual([200, 404]);
+      expect(await left(ids)).toBe(0);
+    }
+  }, 120_000);
+
+  it("a bulk delete of identities beside a group's edit adding them in the other order: both go through (no deadlock)", async () => {
+    // the group's edit locks the group and inserts each member's link, whose foreign key check takes a key-share lock on
+    // the identity; the bulk delete locks the identities and deletes them. Whichever commits first, the other is
+    // answered for what it finds: never a deadlock's 503
+    const token = await s.loginTo('admin', 'NORTHWIND');
+    const groups = (await s.call('GET', `${accessGroupsResource.api}?size=10`, { token })).body.items as { id: number }[];
+    for (let round = 0; round < 6; round++) {
+      const ids = await people(token, `LOCK-BULK-GROUP-${round}`, 8);
+      const g = groups[round % 2].id;
+      const group = (await s.call('GET', `${accessGroupsResource.api}/${g}`, { token })).body;
+      const [deleted, edited] = await Promise.all([
+        s.call('POST', `${API.identities}/bulk-delete`, { token, body: { ids: round % 2 ? ids : [...ids].reverse() } }),
+        s.call('PUT', `${accessGroupsResource.api}/${g}`, {
+          token,
+          body: { ...editable(group), members: [...(group.members as number[]), ...(round % 2 ? [...ids].reverse() : ids)] },
+        }),
+      ]);
+      const said = `round ${round}: ${JSON.stringify([deleted.body, edited.body]).slice(0, 400)}`;
+      expect(deleted.status, said).toBe(200);
+      expect(edited.status, said).not.toBe(503);
+      expect(await left(ids)).toBe(0);
+    }
+  }, 120_000);
+});
