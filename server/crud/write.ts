@@ -14,6 +14,7 @@ import type { CrudContext, Row } from './hooks';
 import type { CrudResource } from './context';
 import type { Scope } from './sql';
 import { checkOwnPerson } from './scopes';
+import { inLockOrder } from '../db/queries/lockOrder';
 
 /** How a caller other than the create and update routes writes a row (the batch upload). */
 export interface WriteOptions {
@@ -70,7 +71,10 @@ export function rowWriter(crud: CrudResource) {
         const t = f.through!;
         const want = [...new Set(input[k] as number[])];
         if (!fresh) await dbx.query(`delete from ${t.table} where ${t.from} = $1 and not (${t.to} = any($2::int[]))`, [id, want]);
-        for (const to of want) await dbx.query(`insert into ${t.table} (${t.from}, ${t.to}) values ($1, $2) on conflict do nothing`, [id, to]);
+        // in the order of the rows they link to: the foreign key check of each takes a key-share lock on that row, which
+        // a bulk delete of them locks in the same order (delete.ts)
+        for (const to of inLockOrder(want, (x) => x))
+          await dbx.query(`insert into ${t.table} (${t.from}, ${t.to}) values ($1, $2) on conflict do nothing`, [id, to]);
       }
     }
   }
