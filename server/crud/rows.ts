@@ -89,10 +89,12 @@ export function rowReader(r: ResourceDeclaration<any>, sql: ResourceSql) {
     const where = `t.id = $1 and ${sql.scopeWhere(scope, params)}`;
     // no key update: serialises edits of the row, and leaves the key-share lock of a foreign key check free (an edit of
     // the row at a link's other end writing the same link: locked "for update", the two waited for each other,
-    // docs/ARCHITECTURE.md lock order, server/db/lockOrder.test.ts).
-    // lock for update: a row to be deleted, which the delete locks so anyway; taken here, in the order the caller
-    // loads its rows (their ids), not in the order of the delete's plan
-    const locked = lock === 'delete' ? ` for update of t` : lock ? ` for no key update of t` : '';
+    // docs/ARCHITECTURE.md lock order, server/db/lockOrder.test.ts)
+    const edited = ` for no key update of t`;
+    // lock for update: a row to be deleted, which the delete would lock so anyway; taken here, in the order the caller
+    // loads its rows (their ids: delete.ts), not in the order of the delete's plan
+    const deleted = ` for update of t`;
+    const locked = lock === 'delete' ? deleted : lock ? edited : '';
     const { rows } = await dbx.query<Record<string, unknown>>(`select ${sql.select(false)} from ${sql.from()} where ${where}${locked}`, params);
     if (!rows[0]) throw new HttpError(404, fill('record.notFound', '{what} not found', { what: one }));
     return (await withOwned(dbx, [toRow(rows[0])], scope.clientId))[0];

@@ -6,8 +6,12 @@
 //   first in the same function by a `select ... order by <key> for update`;
 // - a `select ... for update` of the rows named by an array (`= any(...)`, `unnest(...)`) says `order by`.
 // A statement that needs neither carries its reason below, read in review.
+// The catalogue's SQL (server/crud), built from the declarations, is read as TypeScript: a row it locks `for update`
+// (not `for no key update`) says why in a comment `// lock for update: …` above the statement, and a loop that locks
+// or writes a row per item goes through its items in the order of their keys (inLockOrder), or says why it need not.
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import ts from 'typescript';
 import { describe, expect, it } from 'vitest';
 
 const DIR = 'server/db/queries';
@@ -98,6 +102,102 @@ describe('lock order in server/db/queries', () => {
     for (const where of Object.keys(reviewed)) {
       const [file, name] = where.split(':');
       expect(functionsOf(now[file] ?? '').find((f) => f.name === name)?.body, `${where} is gone: drop its reason`).toMatch(/unnest|update alarms/);
+    }
+  });
+});
+
+const CRUD = 'server/crud';
+
+/** file:the loop's items → why the rows it locks or writes one item at a time need no order */
+const reviewedLoops: Record<string, string> = {
+  'write.ts:Object.entries(fields)': "one statement per field, in the declaration's order: the same order in every transaction",
+  'write.ts:rows': "a row's owned children, written only by an edit of that row, which holds the row locked first (rows.ts load)",
+};
+
+/** A SQL text's statement that locks or writes rows. */
+const LOCKS_OR_WRITES = /\b(insert\s+into|update\s+\S+\s+set|delete\s+from)\b|\bfor\s+(no\s+key\s+)?update\b/i;
+/** `for update` that is not `for no key update` */
+const FOR_UPDATE = /(?<!\bno\s+key\s+)\bfor\s+update\b/i;
+
+function crudFindings(files: Record<string, string>): string[] {
+  const out: string[] = [];
+  for (const [file, text] of Object.entries(files)) {
+    const sf = ts.createSourceFile(file, text, ts.ScriptTarget.Latest, true);
+    const at = (n: ts.Node) => `${file}:${sf.getLineAndCharacterOfPosition(n.getStart()).line + 1}`;
+    /** the consts of the file made by inLockOrder(...) */
+    const ordered = new Set<string>();
+    const visit = (n: ts.Node, f: (n: ts.Node) => void) => {
+      f(n);
+      n.forEachChild((c) => visit(c, f));
+    };
+    visit(sf, (n) => {
+      if (ts.isVariableDeclaration(n) && ts.isIdentifier(n.name) && n.initializer && /^inLockOrder\s*\(/.test(n.initializer.getText()))
+        ordered.add(n.name.text);
+    });
+    visit(sf, (n) => {
+      const literal = ts.isStringLiteral(n) || ts.isNoSubstitutionTemplateLiteral(n) || ts.isTemplateExpression(n) ? n.getText() : null;
+      if (literal !== null && FOR_UPDATE.test(literal)) {
+        let statement: ts.Node = n;
+        while (statement.parent && !ts.isBlock(statement.parent) && !ts.isSourceFile(statement.parent)) statement = statement.parent;
+        const comments = (ts.getLeadingCommentRanges(text, statement.getFullStart()) ?? []).map((c) => text.slice(c.pos, c.end)).join('\n');
+        if (!/\/\/ lock for update:/.test(comments))
+          out.push(`${at(n)}: locks for update: for no key update (an edit), or say why above it (// lock for update: …)`);
+      }
+      if (literal !== null && ARRAY_LOCK.test(literal) && !ORDERED_LOCK.test(literal))
+        out.push(`${at(n)}: locks the rows an array names with no order by: lock them in the order of their key`);
+      if (!ts.isCallExpression(n)) return;
+      const callee = n.expression.getText();
+      const lockedLoad = /(^|\.)load$/.test(callee) && n.arguments.length >= 4 && n.arguments[3].getText() !== 'false';
+      const sqlWrite = /\.query$/.test(callee) && n.arguments.length > 0 && LOCKS_OR_WRITES.test(n.arguments[0].getText());
+      if (!lockedLoad && !sqlWrite) return;
+      // the innermost loop around it within its function
+      let loop: ts.Node | undefined = n.parent;
+      while (loop && !ts.isFunctionLike(loop) && !ts.isIterationStatement(loop, false)) loop = loop.parent;
+      if (!loop || ts.isFunctionLike(loop)) return;
+      const items = ts.isForOfStatement(loop) ? loop.expression.getText() : null;
+      if (items !== null && (/^inLockOrder\s*\(/.test(items) || ordered.has(items) || reviewedLoops[`${file}:${items}`])) return;
+      out.push(
+        `${at(n)}: locks or writes a row per item of ${items ?? 'a loop'} in the loop's order: take the items through inLockOrder, or a reviewed reason`,
+      );
+    });
+  }
+  return out;
+}
+
+const crudSources = () =>
+  Object.fromEntries(
+    readdirSync(CRUD)
+      .filter((f) => f.endsWith('.ts') && !f.endsWith('.test.ts'))
+      .map((f) => [f, readFileSync(join(CRUD, f), 'utf8')]),
+  );
+
+describe('lock order in server/crud', () => {
+  it('a row is locked for no key update unless a comment says why, and a loop locking rows goes through them in key order', () => {
+    expect(crudFindings(crudSources())).toEqual([]);
+  });
+
+  it('the check sees what it is about (on the code as it is, and on the old forms)', () => {
+    const now = crudSources();
+    // an edit's lock for update, as rows.ts locked it before 5401f3f
+    const edit = now['rows.ts'].replace('const edited = ` for no key update of t`;', 'const edited = ` for update of t`;');
+    expect(edit).not.toBe(now['rows.ts']);
+    expect(crudFindings({ 'rows.ts': edit })).toEqual([expect.stringMatching(/^rows\.ts:\d+: locks for update: for no key update/)]);
+    // the delete's lock, its reason taken away
+    expect(crudFindings({ 'rows.ts': now['rows.ts'].replace('// lock for update:', '// for delete:') })).toHaveLength(1);
+    // the bulk delete's rows in the order of the request
+    const request = now['delete.ts'].replace('inLockOrder(new Set(ids), (id) => id)', '[...new Set(ids)]');
+    expect(request).not.toBe(now['delete.ts']);
+    expect(crudFindings({ 'delete.ts': request })).toEqual([
+      expect.stringMatching(/^delete\.ts:\d+: locks or writes a row per item of unique in the loop's order/),
+    ]);
+    // an edit's links in the order of the request
+    const links = now['write.ts'].replace('inLockOrder(want, (x) => x)', 'want');
+    expect(links).not.toBe(now['write.ts']);
+    expect(crudFindings({ 'write.ts': links })).toEqual([expect.stringMatching(/^write\.ts:\d+: locks or writes a row per item of want in the loop's order/)]);
+    // every reviewed loop is still there
+    for (const where of Object.keys(reviewedLoops)) {
+      const [file, items] = where.split(':');
+      expect(now[file], `${where} is gone: drop its reason`).toContain(` of ${items})`);
     }
   });
 });
