@@ -38,7 +38,7 @@ export function attachEdge(app: FastifyInstance, opts: { db: Db; hardware: Hardw
   // dropped before the server stops taking connections (preClose): the HTTP server's close waits for every connection,
   // and an edge's link never ends by itself (a server stopped for an upgrade hung, and its edges held on to it)
   app.addHook('preClose', async () => hub.close());
-  const ingest = createEdgeIngest(opts.db, opts.publish);
+  const ingest = createEdgeIngest(opts.db);
   // the door commands of an edge controller's doors go to its edge over the link (commands.ts)
   routeDoorCommands(opts.hardware, { db: opts.db, hub, ingest });
   // the OSDP readers' status and their re-pairing (readerRoutes.ts)

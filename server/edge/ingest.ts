@@ -7,20 +7,10 @@
 // with the chain of checks the edge's engine ran over its snapshot (its version, when it was built): the server's
 // "Why?" explains an edge's decision from it, beside the same swipe decided again with today's rules.
 import type { FastifyRequest } from 'fastify';
-import { DESTINATIONS, DOOR_STATUSES, EVENT_CODES, fill, type DeviceBatchResult, type DeviceEvent, type EdgeEventPart, type Event } from '../../contract';
+import { DOOR_STATUSES, EVENT_CODES, fill, type DeviceBatchResult, type DeviceEvent, type EdgeEventPart, type Event } from '../../contract';
 import type { Db } from '../db/db';
-import {
-  controllerOfKey,
-  doorZones,
-  edgeAheadSeqs,
-  edgeLastSeq,
-  movePresence,
-  moveDoorStatus,
-  noteEdgeLastSeq,
-  ownControllerIds,
-  ownIdentityIds,
-} from '../db/queries/edgeIngest';
-import type { EventInput, Publish } from '../monitor/pipeline';
+import { controllerOfKey, doorZones, edgeAheadSeqs, edgeLastSeq, noteEdgeLastSeq, ownControllerIds, ownIdentityIds } from '../db/queries/edgeIngest';
+import type { EventInput } from '../monitor/pipeline';
 
 type Rejected = DeviceBatchResult['rejected'];
 
@@ -74,7 +64,7 @@ function isoCache(): (at: number) => string {
   };
 }
 
-export function createEdgeIngest(db: Db, publish?: Publish) {
+export function createEdgeIngest(db: Db) {
   /** controller id → the last sequence number stored (read once, then kept) */
   const lastSeq = new Map<number, number>();
   /** controller id → the numbers stored ahead of its last one, or on their way to be (the live lane; read with lastSeq) */
@@ -84,15 +74,8 @@ export function createEdgeIngest(db: Db, publish?: Publish) {
   /** the door events stored lately (the edge's upload may store one before its command's answer arrives) */
   const recent = new Map<string, Event>();
 
-  /** An edge event of a door (`door-<id>`) moves the door's status, as the simulator's doors do, and says so live. */
-  async function doorStatus(clientId: number, s: Stored, at: number) {
-    const status = DOOR_STATUS_OF[s.input.eventCode];
-    const m = /^door-(\d{1,9})$/.exec(s.input.sourceId);
-    if (!status || !m) return;
-    const moved = await moveDoorStatus(db, clientId, Number(m[1]), status, at);
-    if (moved)
-      publish?.(clientId, DESTINATIONS.doorHeartbeat, { id: Number(moved.id), name: moved.name, doorStatus: status }, { division: moved.division_id ?? null });
-  }
+  /** where each granted swipe admitted lets its person go (anti-passback): written with the event (EventInput.presence) */
+  const presenceOf = new WeakMap<DeviceEvent, NonNullable<EventInput['presence']>>();
 
   /** The stored event of a controller's journal number, once it is stored (a door command waits for its event). */
   function stored(controllerId: number, seq: number, ms: number): Promise<Event | null> {
@@ -311,6 +294,13 @@ export function createEdgeIngest(db: Db, publish?: Publish) {
         kept.push(g);
       }
       rejected.sort((a, b) => a.index - b.index);
+      // who is where (anti-passback) as the edge let them: the server's other doors and "Why?" decide from it too
+      for (const { e } of kept) {
+        const d = e.edge?.decided;
+        if (!d || d.decision !== 'granted' || d.identityId === null) continue;
+        const door = knownDoors.get(d.doorId)!;
+        presenceOf.set(e, { identityId: d.identityId, zoneId: d.side === 'exit' ? door.exit_zone_id : door.entry_zone_id, at: e.edge!.occurredAt });
+      }
       // the numbers each controller's events used, on its first and last event stored (the pipeline stores them only
       // right after the last one stored: a batch queued behind one that failed is not stored past the gap)
       const firstKept = new Map<number, DeviceEvent>();
@@ -347,11 +337,11 @@ export function createEdgeIngest(db: Db, publish?: Publish) {
               }
               return {};
             }
-            // first the numbers, so nothing after them can leave this server's memory behind the database (a presence
-            // write that failed after the store left lastSeq stale, and every resend was answered "duplicates" with the
-            // old number: the edge sent the same batch for ever). The numbers of the events stored were noted in their
-            // own transaction (the pipeline, EventInput.edgeSeq); only numbers used by events refused for what they
-            // said, after the last one stored, are noted here
+            // first the numbers, so nothing after them can leave this server's memory behind the database (a write
+            // that failed after the store left lastSeq stale, and every resend was answered "duplicates" with the old
+            // number: the edge sent the same batch for ever). The numbers of the events stored were noted in their own
+            // transaction (the pipeline, EventInput.edgeSeq); only numbers used by events refused for what they said,
+            // after the last one stored, are noted here
             const storedUpTo = new Map<number, number>();
             for (const g of kept)
               if (g.e.edge && !ahead.has(g.e)) storedUpTo.set(g.e.controllerId, Math.max(storedUpTo.get(g.e.controllerId) ?? 0, g.e.edge.seq));
@@ -365,34 +355,17 @@ export function createEdgeIngest(db: Db, publish?: Publish) {
               const storedAhead = aheadOf.get(c);
               if (storedAhead) for (const seq of storedAhead) if (seq <= lastSeq.get(c)!) storedAhead.delete(seq);
             }
-            // then what the events mean elsewhere (a door's status, who is where). The events are stored: a write that
-            // fails here is logged and the batch answered as stored, never as failed (the edge would send it again and
-            // hear "duplicates", and the write would still not be made)
-            const failed = (what: string) => (err: unknown) => req.log.error({ err, controllers }, `an edge batch's events are stored; moving ${what} failed`);
-            // when each happened at the door: a door's status is its newest event's (the live lane stores one before
-            // older ones of the backlog)
-            const occurred = new Map<string, number>();
-            for (const { e } of kept) if (e.edge) occurred.set(`${e.controllerId}:${e.edge.seq}`, e.edge.occurredAt);
+            // who is where and the doors' status went in the events' own transaction (EventInput.presence, doorStatus);
+            // a door command waiting for its event hears it now
             for (const x of stored) {
               if (!x.input.edgeSeq) continue;
               const k = `${x.input.edgeSeq.controllerId}:${x.input.edgeSeq.seq}`;
-              await doorStatus(clientId, x, occurred.get(k) ?? Date.now()).catch(failed("a door's status"));
               if (x.input.sourceId.startsWith('door-')) {
                 recent.set(k, x.event);
                 if (recent.size > 500) recent.delete(recent.keys().next().value!);
               }
               waiting.get(k)?.(x.event);
             }
-            // who is where (anti-passback) as the edge let them: the server's other doors and "Why?" decide from it too
-            // (one statement a batch: a resync's grants were one query each)
-            const moves: { identityId: number; zoneId: number | null; at: number }[] = [];
-            for (const g of kept) {
-              const d = g.e.edge?.decided;
-              if (!d || d.decision !== 'granted' || d.identityId === null) continue;
-              const door = knownDoors.get(d.doorId)!;
-              moves.push({ identityId: d.identityId, zoneId: d.side === 'exit' ? door.exit_zone_id : door.entry_zone_id, at: g.e.edge!.occurredAt });
-            }
-            await movePresence(db, clientId, moves).catch(failed("its people's presence"));
             return { edgeLastSeq: bound !== null ? (lastSeq.get(bound) ?? 0) : undefined };
           } catch (e) {
             // a number not noted (the database went away): read again from the database by the next batch
@@ -435,6 +408,12 @@ export function createEdgeIngest(db: Db, publish?: Publish) {
       // raised and returned to normal while offline: recorded, not raised as new
       if (edge.clearedAt !== undefined && edge.clearedAt >= edge.occurredAt) out.clearedOffline = { at: new Date(edge.clearedAt).toISOString() };
     } else if (base.message.length > 500) out.message = base.message.slice(0, 500);
+    // what it moves, in its own transaction: who is where, and its door's status (the newest the door has heard)
+    const moved = presenceOf.get(e);
+    if (moved) out.presence = moved;
+    const status = DOOR_STATUS_OF[e.eventCode];
+    const door = status ? /^door-(\d{1,9})$/.exec(e.sourceId) : null;
+    if (status && door) out.doorStatus = { doorId: Number(door[1]), status, at: edge.occurredAt };
     const d = edge.decided;
     if (d) {
       // what "Why?" reads (server/simulator/swipes.ts explain): when it happened is the swipe's `at`, when it reached the

@@ -1,10 +1,12 @@
 // Who is where, as an edge let them through (issue 47): a batch's granted swipes move each identity's presence in one
-// statement (server/db/queries/edgeIngest.ts movePresence), the latest swipe of each identity winning, even when the
-// batch names the same identity several times and out of time order; a swipe older than the presence stored changes
-// nothing; and "Why?" of an offline edge swipe says when it reached the server: the stored event's own time. Two
-// controllers' batches at once naming the same people in opposite orders both move them (in the order swiped, the two
-// statements deadlocked on PostgreSQL); and a presence write that fails after the events are stored answers the batch
-// as stored, its numbers noted (the server's memory behind the database made every resend "duplicates" for ever).
+// statement of the pipeline's transaction that stores them (server/db/queries/edgeIngest.ts movePresence), the latest
+// swipe of each identity winning, even when the batch names the same identity several times and out of time order; a
+// swipe older than the presence stored changes nothing; and "Why?" of an offline edge swipe says when it reached the
+// server: the stored event's own time. Two controllers' batches at once naming the same people in opposite orders both
+// move them (in the order swiped, the two statements deadlocked on PostgreSQL). A presence write, or a door status
+// write, that the database refuses fails the whole batch: nothing of it is stored, its numbers are not noted, and sent
+// again it lands whole, events and what they move together (written after the events' transaction, a failure there
+// left the events stored and the move lost for ever: the edge does not send a stored batch again).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { API, controllersResource } from '../../contract';
 import { movePresence } from '../db/queries/edgeIngest';
@@ -126,7 +128,16 @@ describe('what an edge batch moves after its events are stored', () => {
       // into zone A in id order, and into zone B in the reverse order, half of them later than into A
       const intoA = people.map((p, i) => ({ identityId: p, zoneId: doors[0].zone, at: t0 + 2 * i }));
       const intoB = [...people].reverse().map((p, i) => ({ identityId: p, zoneId: doors[1].zone, at: t0 + 2 * (people.length - 1 - i) + (p % 2 ? 1 : -1) }));
-      const both = await Promise.allSettled([movePresence(s.db, clientId, intoA), movePresence(s.db, clientId, intoB)]);
+      const both = await Promise.allSettled([
+        movePresence(
+          s.db,
+          intoA.map((m) => ({ clientId, ...m })),
+        ),
+        movePresence(
+          s.db,
+          intoB.map((m) => ({ clientId, ...m })),
+        ),
+      ]);
       expect(
         both.flatMap((x) => (x.status === 'rejected' ? [String(x.reason)] : [])),
         `round ${round}`,
@@ -143,31 +154,81 @@ describe('what an edge batch moves after its events are stored', () => {
     }
   }, 120_000);
 
-  it('a presence write that fails after the events are stored: the batch is answered as stored and the next one follows', async () => {
-    // a real fault of the database, once: a trigger that refuses the first write it sees (a sequence is not rolled back)
-    await s.db.query(`create sequence presence_fault_once`);
-    await s.db.query(`create function presence_fault() returns trigger language plpgsql as $f$
-      begin if nextval('presence_fault_once') = 1 then raise exception 'presence write refused once (test)'; end if; return new; end $f$`);
-    await s.db.query(`create trigger presence_fault before insert or update on zone_presence for each row execute function presence_fault()`);
+  /** A real fault of the database, once: a trigger on `table` that refuses the first write it sees where `when` holds
+   *  (a sequence is not rolled back); dropped after `run`. */
+  async function refusedOnce(table: string, when: string, run: () => Promise<void>) {
+    await s.db.query(`create sequence write_fault_once`);
+    await s.db.query(`create function write_fault() returns trigger language plpgsql as $f$
+      begin if (${when}) and nextval('write_fault_once') = 1 then raise exception '${table} write refused once (test)'; end if; return new; end $f$`);
+    await s.db.query(`create trigger write_fault before insert or update on ${table} for each row execute function write_fault()`);
     try {
+      await run();
+    } finally {
+      await s.db.query(`drop trigger write_fault on ${table}`);
+      await s.db.query(`drop function write_fault()`);
+      await s.db.query(`drop sequence write_fault_once`);
+    }
+  }
+  const storedOf = async (seqs: number[]) =>
+    Number(
+      (await s.db.query<{ n: string }>(`select count(*)::text n from events where message like any($1::text[])`, [seqs.map((q) => `Presence test ${q} (%`)]))
+        .rows[0].n,
+    );
+
+  it('a presence write refused: the whole batch fails, nothing of it stored; sent again, its events and presence land together', async () => {
+    await refusedOnce('zone_presence', 'true', async () => {
       const from = (await lastSeq()) + 1;
       const t0 = Date.now() - 30_000;
-      const first = await post([granted(from, doors[0], t0), granted(from + 1, doors[1], t0 + 1)]);
-      expect(first.status, JSON.stringify(first.body)).toBe(200);
-      expect(first.body).toMatchObject({ accepted: 2, rejected: [], edgeLastSeq: from + 1 });
-      expect(await lastSeq()).toBe(from + 1);
-      // sent again (as an edge that did not hear the answer would): duplicates, and the number stored said
-      const again = await post([granted(from, doors[0], t0), granted(from + 1, doors[1], t0 + 1)]);
-      expect(again.body).toMatchObject({ accepted: 0, duplicates: 2, edgeLastSeq: from + 1 });
-      // the next batch follows, and moves presence again
+      const was = await presence();
+      const batch = [granted(from, doors[0], t0), granted(from + 1, doors[1], t0 + 1)];
+      const first = await post(batch);
+      expect(first.status, JSON.stringify(first.body)).toBeGreaterThanOrEqual(500);
+      // nothing of it: no event, no number noted, nobody moved
+      expect(await storedOf([from, from + 1])).toBe(0);
+      expect(await lastSeq()).toBe(from - 1);
+      expect(await presence()).toEqual(was);
+      // sent again (as the edge does with a batch not answered 200): stored whole, and the presence with it
+      const again = await post(batch);
+      expect(again.status, JSON.stringify(again.body)).toBe(200);
+      expect(again.body).toMatchObject({ accepted: 2, rejected: [], edgeLastSeq: from + 1 });
+      expect(await storedOf([from, from + 1])).toBe(2);
+      const p = await presence();
+      expect({ zone: Number(p.zone_id), at: new Date(p.at).getTime() }).toEqual({ zone: doors[1].zone, at: t0 + 1 });
+      // and the next batch follows it
       const next = await post([granted(from + 2, doors[0], t0 + 2)]);
-      expect(next.status, JSON.stringify(next.body)).toBe(200);
       expect(next.body).toMatchObject({ accepted: 1, edgeLastSeq: from + 2 });
       expect(Number((await presence()).zone_id)).toBe(doors[0].zone);
-    } finally {
-      await s.db.query(`drop trigger presence_fault on zone_presence`);
-      await s.db.query(`drop function presence_fault()`);
-      await s.db.query(`drop sequence presence_fault_once`);
-    }
+    });
+  });
+
+  it("a door status write refused: the batch fails whole; sent again, the door's newest event of it sets its status", async () => {
+    const door = doors[1].id;
+    const doorEvent = (seq: number, eventCode: number, at: number) => ({
+      controllerId,
+      eventCode,
+      sourceId: `door-${door}`,
+      message: `Presence test ${seq}`,
+      edge: { seq, occurredAt: at, offline: true, snapshotVersion: 1 },
+    });
+    const status = async () => (await s.db.query<{ status: string | null }>('select status from doors where id = $1', [door])).rows[0].status;
+    // (only the edge's write sets status_at: the simulator's door writes pass)
+    await refusedOnce('doors', 'new.status_at is distinct from old.status_at', async () => {
+      const from = (await lastSeq()) + 1;
+      const t0 = Date.now() - 20_000;
+      const was = await status();
+      // journaled in this order, happened in the other: the door was closed last (6000 at t0 + 2000)
+      const batch = [doorEvent(from, 6000, t0 + 2000), doorEvent(from + 1, 6001, t0 + 1000), granted(from + 2, doors[0], t0 + 3000)];
+      const first = await post(batch);
+      expect(first.status, JSON.stringify(first.body)).toBeGreaterThanOrEqual(500);
+      expect(await storedOf([from, from + 1, from + 2])).toBe(0);
+      expect(await lastSeq()).toBe(from - 1);
+      expect(await status()).toBe(was);
+      const again = await post(batch);
+      expect(again.status, JSON.stringify(again.body)).toBe(200);
+      expect(again.body).toMatchObject({ accepted: 3, rejected: [], edgeLastSeq: from + 2 });
+      expect(await storedOf([from, from + 1, from + 2])).toBe(3);
+      expect(await status()).toBe('closed');
+      expect(Number((await presence()).zone_id)).toBe(doors[0].zone);
+    });
   });
 });

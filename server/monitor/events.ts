@@ -35,6 +35,13 @@ export interface EventInput {
   /** Gatehouse Edge (issue 47): an alert raised and returned to normal while its controller was offline (when it
    *  returned): its alarm is recorded as processed, never raised as new on the consoles */
   clearedOffline?: { at: string };
+  /** Gatehouse Edge (issue 47): where a granted swipe let the person go (anti-passback) and when it happened, written
+   *  in the event's own transaction (a person's newest move of the transaction wins; one older than stored changes
+   *  nothing): never an event stored without it */
+  presence?: { identityId: number; zoneId: number | null; at: number };
+  /** Gatehouse Edge (issue 47): the door status an edge's door event means and when it happened at the door, written in
+   *  the event's own transaction (the newest the door has heard wins) and said live after the commit */
+  doorStatus?: { doorId: number; status: string; at: number };
 }
 
 export const EVENT_COLS = `e.id, e.client_id, e.event_code, e.event_source_id, e.event_source_name, e.event_point_id, e.event_point_name,

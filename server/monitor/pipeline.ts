@@ -22,6 +22,7 @@ import {
   processClearedPoints,
   shelveRaisedAlarms,
 } from '../db/queries/pipeline';
+import { moveDoorStatuses, movePresence } from '../db/queries/edgeIngest';
 
 export { AlarmError } from './alarms';
 export { eventOfRow, type EventInput, type Publish, type PublishTo } from './events';
@@ -246,7 +247,7 @@ export function createPipeline(db: Db, publish: Publish, opts: PipelineOptions =
     }));
     // each event's division (issue 10), from the tenant's sources read once (one await per tenant, not one per event)
     const divisions = await scopes.divisionsOf(batch);
-    const { events, cleared } = await db.transaction(async (tx) => {
+    const { events, cleared, doors } = await db.transaction(async (tx) => {
       const inserted = await insertEvents(tx, [
         prepared.map((p) => p.clientId),
         prepared.map((p) => p.input.eventCode),
@@ -378,7 +379,13 @@ export function createPipeline(db: Db, publish: Publish, opts: PipelineOptions =
         });
         for (const r of await processClearedPoints(tx, keys, firstId)) clearedPerClient.set(r.client_id, (clearedPerClient.get(r.client_id) ?? 0) + 1);
       }
-      return { events, cleared: clearedPerClient };
+      // Gatehouse Edge (issue 47): who is where and the doors' status as the edge events say, in their own transaction
+      // (one statement each a transaction, last: their rows are held the shortest): a write refused fails the batch,
+      // which the edge sends again whole; never events stored without them (written after, a failure lost them for ever)
+      const moves = prepared.flatMap((p) => (p.input.presence ? [{ clientId: p.clientId, ...p.input.presence }] : []));
+      if (moves.length) await movePresence(tx, moves);
+      const doorMoves = prepared.flatMap((p) => (p.input.doorStatus ? [{ clientId: p.clientId, ...p.input.doorStatus }] : []));
+      return { events, cleared: clearedPerClient, doors: doorMoves.length ? await moveDoorStatuses(tx, doorMoves) : [] };
     });
     // durable: now every console may see them, in order, then one alarm count per tenant whose count moved
     const countsFor = new Set<number>();
@@ -399,6 +406,9 @@ export function createPipeline(db: Db, publish: Publish, opts: PipelineOptions =
         }
       }
     });
+    // a door whose status an edge event moved, live after its event
+    for (const d of doors)
+      publish(d.client_id, DESTINATIONS.doorHeartbeat, { id: d.id, name: d.name, doorStatus: d.status }, { division: d.division_id ?? null });
     for (const [clientId, n] of cleared) if (n > 0) countsFor.add(clientId);
     for (const clientId of countsFor) countLater(clientId);
   }

@@ -2,29 +2,44 @@
 // in the queries room). Every query names the client (server/db/tenant.ts) but those keyed by a controller or key the
 // caller already holds as the client's.
 import type { Db } from '../db';
-import { tenant, tenantOf } from '../tenant';
+import { tenant } from '../tenant';
 import { inLockOrder } from './lockOrder';
 
-/** Door `doorId` of the client set to `status` by an event that happened `at`, unless a newer one set it; the door when its status moved. */
-export async function moveDoorStatus(
-  db: Db,
-  clientId: number,
-  doorId: number,
-  status: string,
-  at: number,
-): Promise<{ id: number; name: string; division_id: number | null } | undefined> {
-  // the newest event's status (by when it happened at the door, not when it arrived: an edge's live event may be stored
-  // before older ones of its backlog); said as moved only when the status is another
-  const params: unknown[] = [doorId, status, new Date(at).toISOString()];
-  const own = tenantOf(params, clientId);
-  const { rows } = await db.query<{ id: number; name: string; division_id: number | null; before: string | null }>(
-    `update doors d set status = $2, status_at = $3 from (select id, status before from doors where id = $1 and ${own()} for update) o
-     where d.id = o.id and ${own('d')} and (d.status_at is null or d.status_at <= $3)
-     returning d.id, d.name, d.division_id, o.before`,
-    params,
+/** A door's status as an edge event of a client says it, and when that event happened at the door. */
+export interface DoorStatusMove {
+  clientId: number;
+  doorId: number;
+  status: string;
+  at: number;
+}
+
+/**
+ * The doors' statuses as a transaction's edge events say them (server/monitor/pipeline.ts), in one statement: each
+ * door's newest event (by when it happened at the door, not when it arrived: an edge's live event may be stored before
+ * older ones of its backlog; of two at one moment the later one in `moves`), unless a newer one set it already. The
+ * doors whose status moved to another (said live after the commit). The rows are locked first in the order of their
+ * ids (docs/ARCHITECTURE.md, lock order), for no key update (a row written meanwhile that refers to a door is not held).
+ */
+export async function moveDoorStatuses(
+  tx: Db,
+  moves: readonly DoorStatusMove[],
+): Promise<{ id: number; name: string; division_id: number | null; client_id: number; status: string }[]> {
+  const latest = new Map<number, DoorStatusMove>();
+  for (const m of moves) if ((latest.get(m.doorId)?.at ?? -Infinity) <= m.at) latest.set(m.doorId, m);
+  if (!latest.size) return [];
+  const ids = inLockOrder(latest.keys(), (doorId) => doorId);
+  const { rows: locked } = await tx.query<{ id: number; status: string | null }>(
+    'select id, status from doors where id = any($1::int[]) order by id for no key update',
+    [ids],
   );
-  const r = rows[0];
-  return r && r.before !== status ? { id: r.id, name: r.name, division_id: r.division_id } : undefined;
+  const before = new Map(locked.map((r) => [Number(r.id), r.status]));
+  const { rows } = await tx.query<{ id: number; name: string; division_id: number | null; client_id: number; status: string }>(
+    `update doors d set status = v.s, status_at = v.a from unnest($1::int[], $2::int[], $3::text[], $4::timestamptz[]) as v(i, c, s, a)
+     where d.id = v.i and d.client_id = v.c and (d.status_at is null or d.status_at <= v.a)
+     returning d.id, d.name, d.division_id, d.client_id, d.status`,
+    [ids, ids.map((i) => latest.get(i)!.clientId), ids.map((i) => latest.get(i)!.status), ids.map((i) => new Date(latest.get(i)!.at).toISOString())],
+  );
+  return rows.filter((r) => before.get(Number(r.id)) !== r.status).map((r) => ({ ...r, id: Number(r.id), client_id: Number(r.client_id) }));
 }
 
 /** The numbers of controller `controllerId`'s events stored ahead of its last number (the live lane), oldest first. */
@@ -72,23 +87,32 @@ export async function doorZones(db: Db, clientId: number, ids: number[]): Promis
   return rows.map((r) => ({ ...r, id: Number(r.id) }));
 }
 
+/** Where a granted edge swipe let a person of a client go (null zone: out of every zone), and when. */
+export interface PresenceMove {
+  clientId: number;
+  identityId: number;
+  zoneId: number | null;
+  at: number;
+}
+
 /**
- * Who is where as an edge let them through, in one statement: each identity's latest move (`moves` may name one
- * several times: the latest by time is kept here, as the database refuses to update one row twice in a statement), and
- * a move older than the one stored changes nothing.
+ * Who is where as an edge let them through, in one statement (the pipeline's transaction of the events that carry the
+ * moves: server/monitor/pipeline.ts): each identity's latest move (`moves` may name one several times: the latest by
+ * time is kept here, as the database refuses to update one row twice in a statement), and a move older than the one
+ * stored changes nothing.
  */
-export async function movePresence(db: Db, clientId: number, moves: { identityId: number; zoneId: number | null; at: number }[]): Promise<void> {
-  const latest = new Map<number, { zoneId: number | null; at: number }>();
+export async function movePresence(tx: Db, moves: readonly PresenceMove[]): Promise<void> {
+  const latest = new Map<number, PresenceMove>();
   for (const m of moves) if ((latest.get(m.identityId)?.at ?? -Infinity) < m.at) latest.set(m.identityId, m);
   if (!latest.size) return;
   // in the order of the identities' ids: two batches at once (two controllers) lock the rows they share in one order; in
   // the order swiped they deadlocked on PostgreSQL (one of them refused, 500, in the outage test behind the relay)
   const ids = inLockOrder(latest.keys(), (i) => i);
-  await db.query(
+  await tx.query(
     `insert into zone_presence (identity_id, client_id, zone_id, at)
-     select i, $4, z, a from unnest($1::int[], $2::int[], $3::timestamptz[]) as v(i, z, a)
+     select i, c, z, a from unnest($1::int[], $2::int[], $3::int[], $4::timestamptz[]) as v(i, c, z, a)
      on conflict (identity_id) do update set zone_id = excluded.zone_id, at = excluded.at where zone_presence.at < excluded.at`,
-    [ids, ids.map((i) => latest.get(i)!.zoneId), ids.map((i) => new Date(latest.get(i)!.at).toISOString()), clientId],
+    [ids, ids.map((i) => latest.get(i)!.clientId), ids.map((i) => latest.get(i)!.zoneId), ids.map((i) => new Date(latest.get(i)!.at).toISOString())],
   );
 }
 
