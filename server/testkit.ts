@@ -171,11 +171,16 @@ export async function startTestServer(overrides: Partial<ServerOptions> = {}) {
     if (r.status !== 200) throw new Error(`login ${username}: ${r.status} ${JSON.stringify(r.body)}`);
     return r.body.token as string;
   }
+  /** The id of the client of `code` (e.g. the seeded 'NORTHWIND'). */
+  async function clientIdOf(code: string): Promise<number> {
+    const client = (await db.query<{ id: number }>('select id from clients where code = $1', [code])).rows[0];
+    if (!client) throw new Error(`no client ${code}`);
+    return Number(client.id);
+  }
   /** `username` signed in with the client of `code` selected (e.g. the platform admin working in Northwind). */
   async function loginTo(username: string, code: string): Promise<string> {
     const token = await login(username);
-    const client = (await db.query<{ id: number }>('select id from clients where code = $1', [code])).rows[0];
-    const r = await call('PUT', API.meClient, { token, body: { clientId: Number(client.id) } });
+    const r = await call('PUT', API.meClient, { token, body: { clientId: await clientIdOf(code) } });
     if (r.status !== 200) throw new Error(`select ${code} as ${username}: ${r.status} ${JSON.stringify(r.body)}`);
     return r.body.token as string;
   }
@@ -201,9 +206,15 @@ export async function startTestServer(overrides: Partial<ServerOptions> = {}) {
     await step('db.close()', () => db.close());
     await step('dropping the database', () => dropDb());
   }
-  return { base, db, app, call, login, loginTo, count, close };
+  return { base, db, app, call, login, loginTo, clientIdOf, count, close };
 }
 export type TestServer = Awaited<ReturnType<typeof startTestServer>>;
+
+/** A test server and the id of its client of `code` (a file whose tests work in one seeded client, e.g. 'NORTHWIND'). */
+export async function startTestServerIn(code: string, overrides: Partial<ServerOptions> = {}): Promise<{ s: TestServer; clientId: number }> {
+  const s = await startTestServer(overrides);
+  return { s, clientId: await s.clientIdOf(code) };
+}
 
 /**
  * Every table's row count and newest `updated_at` (where it has one), one line per table in the tables' order: two

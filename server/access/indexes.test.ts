@@ -10,17 +10,12 @@ import { buildIndex, createAccessIndexes, type AccessIndexes } from './index';
 import { LayeredMap } from './people';
 import type { AccessIndex } from '../../access/engine';
 import type { Db } from '../db/db';
-import { startTestServer, type TestServer } from '../testkit';
+import { startTestServerIn, type TestServer } from '../testkit';
 
 let s: TestServer;
 let clientId = 0;
-beforeAll(async () => {
-  s = await startTestServer();
-  clientId = Number((await s.db.query<{ id: number }>(`select id from clients where code = 'NORTHWIND'`)).rows[0].id);
-}, 60_000);
-afterAll(async () => {
-  await s?.close();
-});
+beforeAll(async () => void ({ s, clientId } = await startTestServerIn('NORTHWIND')), 60_000);
+afterAll(() => s?.close());
 
 describe('the access indexes', () => {
   it('a read while a change is being built waits for that build instead of answering the index before the change', async () => {

@@ -10,20 +10,25 @@ import { lockIdentitiesByEmployeeNo } from './queries/batch';
 import { shelveAlarms } from './queries/alarmManagement';
 import { processPointAlarms } from './queries/monitor';
 import { advanceEdgeSeqs, noteEdgeAhead, processClearedPoints } from './queries/pipeline';
-import { startTestServer, type TestServer } from '../testkit';
+import { startTestServerIn, type TestServer } from '../testkit';
 
 let s: TestServer;
 let clientId = 0;
 
-beforeAll(async () => {
-  s = await startTestServer();
-  clientId = Number((await s.db.query<{ id: number }>(`select id from clients where code = 'NORTHWIND'`)).rows[0].id);
-}, 60_000);
-afterAll(async () => {
-  await s?.close();
-});
+beforeAll(async () => void ({ s, clientId } = await startTestServerIn('NORTHWIND')), 60_000);
+afterAll(() => s?.close());
 
 const failures = (both: PromiseSettledResult<unknown>[]) => both.flatMap((x) => (x.status === 'rejected' ? [String(x.reason)] : []));
+/** A record as a PUT takes it back: what the server sets left out. */
+const editable = (r: Record<string, unknown>) =>
+  Object.fromEntries(Object.entries(r).filter(([k]) => !['id', 'clientId', 'createdAt', 'updatedAt'].includes(k)));
+/** The platform admin working in Northwind, Northwind's access groups and first division. */
+async function inNorthwind() {
+  const token = await s.loginTo('admin', 'NORTHWIND');
+  const groups = (await s.call('GET', `${accessGroupsResource.api}?size=10`, { token })).body.items as { id: number }[];
+  const divisionId = (await s.call('GET', API.divisions, { token })).body.items[0].id as number;
+  return { token, groups, divisionId };
+}
 
 describe("the event pipeline's alarms returned to normal", () => {
   /** An open alarm on each of `n` new points; the points. */
@@ -110,15 +115,11 @@ describe("a catalogue row's links, written from both sides", () => {
     // group's edit each waited for the other's row (the group, the identity) while holding their own: 503, 1 in 2
     // rounds. "For no key update" (nothing of a catalogue edit changes a key another row refers to) does not block
     // those checks
-    const token = await s.loginTo('admin', 'NORTHWIND');
-    const groups = (await s.call('GET', `${accessGroupsResource.api}?size=10`, { token })).body.items as { id: number }[];
-    const divisionId = (await s.call('GET', API.divisions, { token })).body.items[0].id as number;
+    const { token, groups, divisionId } = await inNorthwind();
     const person = { firstName: 'Lock', lastName: 'Order', employeeNo: 'LOCK-LINK-1', divisionId, status: 'active', credentials: [] };
     const made = await s.call('POST', API.identities, { token, body: { ...person, accessGroupIds: [] } });
     expect(made.status, JSON.stringify(made.body)).toBe(201);
     const id = made.body.id as number;
-    const editable = (r: Record<string, unknown>) =>
-      Object.fromEntries(Object.entries(r).filter(([k]) => !['id', 'clientId', 'createdAt', 'updatedAt'].includes(k)));
     for (let round = 0; round < 8; round++) {
       const g = groups[round % 2].id;
       const group = (await s.call('GET', `${accessGroupsResource.api}/${g}`, { token })).body;
@@ -143,11 +144,7 @@ describe("a batch import's people and a group's members", () => {
     // one's groups as the catalogue does (server/crud/write.ts). A group's edit adding the same person meanwhile
     // inserts the link and checks its foreign key with a key-share lock on the person. Locked "for update", that check
     // waited for the import and the import's insert of the same link waited for the group's: 503 every time
-    const token = await s.loginTo('admin', 'NORTHWIND');
-    const groups = (await s.call('GET', `${accessGroupsResource.api}?size=10`, { token })).body.items as { id: number }[];
-    const divisionId = (await s.call('GET', API.divisions, { token })).body.items[0].id as number;
-    const editable = (r: Record<string, unknown>) =>
-      Object.fromEntries(Object.entries(r).filter(([k]) => !['id', 'clientId', 'createdAt', 'updatedAt'].includes(k)));
+    const { token, groups, divisionId } = await inNorthwind();
     for (let round = 0; round < 2; round++) {
       const employeeNo = `LOCK-IMPORT-${round}`;
       const made = await s.call('POST', API.identities, {
@@ -220,11 +217,9 @@ describe("the pipeline's edge numbers", () => {
 });
 
 describe("the catalogue's bulk delete", () => {
-  const editable = (r: Record<string, unknown>) =>
-    Object.fromEntries(Object.entries(r).filter(([k]) => !['id', 'clientId', 'createdAt', 'updatedAt'].includes(k)));
   /** `n` new identities of Northwind, in no group; their ids. */
-  async function people(token: string, tag: string, n: number): Promise<number[]> {
-    const divisionId = (await s.call('GET', API.divisions, { token })).body.items[0].id as number;
+  async function people(tag: string, n: number): Promise<number[]> {
+    const { token, divisionId } = await inNorthwind();
     const ids: number[] = [];
     for (let i = 0; i < n; i++) {
       const made = await s.call('POST', API.identities, {
@@ -242,9 +237,9 @@ describe("the catalogue's bulk delete", () => {
     // a bulk delete locks each row it names (server/crud/delete.ts); in the order of its request, two requests naming
     // the same rows in opposite orders each held a row the other waited for (the one refused was answered 404, "not
     // found": any failure while loading the rows was said so; now a deadlock is its 503)
-    const token = await s.loginTo('admin', 'NORTHWIND');
+    const { token } = await inNorthwind();
     for (let round = 0; round < 6; round++) {
-      const ids = await people(token, `LOCK-BULK-${round}`, 8);
+      const ids = await people(`LOCK-BULK-${round}`, 8);
       const [one, other] = await Promise.all([
         s.call('POST', `${API.identities}/bulk-delete`, { token, body: { ids } }),
         s.call('POST', `${API.identities}/bulk-delete`, { token, body: { ids: [...ids].reverse() } }),
@@ -258,10 +253,9 @@ describe("the catalogue's bulk delete", () => {
     // the group's edit locks the group and inserts each member's link, whose foreign key check takes a key-share lock on
     // the identity; the bulk delete locks the identities and deletes them. Whichever commits first, the other is
     // answered for what it finds: never a deadlock's 503
-    const token = await s.loginTo('admin', 'NORTHWIND');
-    const groups = (await s.call('GET', `${accessGroupsResource.api}?size=10`, { token })).body.items as { id: number }[];
+    const { token, groups } = await inNorthwind();
     for (let round = 0; round < 6; round++) {
-      const ids = await people(token, `LOCK-BULK-GROUP-${round}`, 8);
+      const ids = await people(`LOCK-BULK-GROUP-${round}`, 8);
       const g = groups[round % 2].id;
       const group = (await s.call('GET', `${accessGroupsResource.api}/${g}`, { token })).body;
       const [deleted, edited] = await Promise.all([

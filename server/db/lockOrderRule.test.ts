@@ -61,12 +61,14 @@ function findings(files: Record<string, string>): string[] {
   return out;
 }
 
-const sources = () =>
+/** The product files of `dir`, by name. */
+const sourcesOf = (dir: string) =>
   Object.fromEntries(
-    readdirSync(DIR)
+    readdirSync(dir)
       .filter((f) => f.endsWith('.ts') && !f.endsWith('.test.ts'))
-      .map((f) => [f, readFileSync(join(DIR, f), 'utf8')]),
+      .map((f) => [f, readFileSync(join(dir, f), 'utf8')]),
   );
+const sources = () => sourcesOf(DIR);
 
 describe('lock order in server/db/queries', () => {
   it('every multi-row write fed by arrays locks its rows in the order of their keys (or says why it need not)', () => {
@@ -164,12 +166,7 @@ function crudFindings(files: Record<string, string>): string[] {
   return out;
 }
 
-const crudSources = () =>
-  Object.fromEntries(
-    readdirSync(CRUD)
-      .filter((f) => f.endsWith('.ts') && !f.endsWith('.test.ts'))
-      .map((f) => [f, readFileSync(join(CRUD, f), 'utf8')]),
-  );
+const crudSources = () => sourcesOf(CRUD);
 
 describe('lock order in server/crud', () => {
   it('a row is locked for no key update unless a comment says why, and a loop locking rows goes through them in key order', () => {
