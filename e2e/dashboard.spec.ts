@@ -12,6 +12,24 @@ async function headers(page: Page) {
   return { authorization: `Bearer ${await page.evaluate(() => localStorage.getItem('jwt'))}` };
 }
 
+test('a cold dashboard asks what it waits for once each, early, from the entry (issue 48, src/api/early.ts)', async ({ page }) => {
+  const asked: { path: string; by: string }[] = [];
+  page.on('request', (r) => {
+    if (r.method() === 'GET') asked.push({ path: new URL(r.url()).pathname, by: r.resourceType() });
+  });
+  await signIn(page, 'operator', { at: '/dashboard' });
+  await expect(page.getByTestId('dash-counts')).toBeVisible();
+  await expect(page.getByTestId('handover')).toBeVisible();
+  // each once, by the entry's fetch (the console's axios asks with XMLHttpRequest): the console's own requests were
+  // answered by the early ones (an early answer not taken, or none asked early, shows as an 'xhr')
+  const by = (path: string) => asked.filter((a) => a.path === path).map((a) => a.by);
+  expect({ me: by('/idp/1.0/me'), figures: by('/event/manage/dashboard'), handover: by('/event/handover/latest') }).toEqual({
+    me: ['fetch'],
+    figures: ['fetch'],
+    handover: ['fetch'],
+  });
+});
+
 test('the charts library is loaded by the dashboard only', async ({ page }) => {
   await signIn(page, 'operator');
   // the sign-in lands on the dashboard, whose charts load as it draws: they are in before counting what another screen

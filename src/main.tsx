@@ -4,6 +4,8 @@ import 'virtual:signin.css';
 import type { LoadConsole, MountConsole } from './signin/SignInPage';
 import { signInPageVariant } from './signin/variant';
 import { rememberedLocale } from './signin/strings';
+import { startEarlyReads } from './api/early';
+import { STORAGE } from '../contract/constants';
 
 // Issues 30 and 48: the console's code is its own chunk, and the sign-in page is another (React and the one sign-in
 // form, src/signin/SignInPage.tsx). A cold load of the sign-in page with no stored session shows that page and fetches
@@ -50,4 +52,9 @@ const loadSignInConsole: LoadConsole = () => Promise.all([loadConsole(), import(
 
 const variant = signInPageVariant(window.location.pathname, localStorage, window.location.hash);
 if (variant) void import('./signin/SignInPage').then((m) => m.startSignInPage(root, variant, rememberedLocale(), loadSignInConsole));
-else void loadConsole().then((mount) => mount(root));
+else {
+  // issue 48: what the opening screen waits for is asked now, while the console's code is on its way (src/api/early.ts)
+  const token = localStorage.getItem(STORAGE.jwt);
+  if (token) startEarlyReads(window.location.pathname, token);
+  void loadConsole().then((mount) => mount(root));
+}
