@@ -111,7 +111,8 @@ test('keyboard alone, the control room: sign in, the sidebar, the alarm sound, a
   const shown = (await sound.innerText()).trim();
   expect(shown).toMatch(/^(Sound on|Sound off|Enable sound|No sound)$/);
   await expect(sound).toHaveAccessibleName(new RegExp(`^${shown}: .*sound`, 'i'));
-  await expect(page.getByTestId('alarm-sound')).toHaveAccessibleName(new RegExp(`^${shown}: `));
+  // the screen's control stands in for the header's there: one control, not two side by side
+  await expect(page.getByTestId('alarm-sound')).toHaveCount(0);
 
   // (arranged through the API: a forced door raises the alarm, priority 1, said in the assertive live region)
   const headers = await headersOf(page);

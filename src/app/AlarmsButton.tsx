@@ -1,6 +1,6 @@
-// The header's alarm gadgets: the alarm sound as it really is, and the alarms button with the open count (what an
-// operator sees at sign-in instead of a toast per alarm that was already open, issue 10).
-import { useNavigate } from 'react-router-dom';
+// The header's alarm gadgets: the alarm sound as it really is (but on the alarms screen, which shows its own), and the
+// alarms button with the open count (what an operator sees at sign-in instead of a toast per alarm already open, issue 10).
+import { useLocation, useNavigate } from 'react-router-dom';
 import { Button, Tag } from '@blueprintjs/core';
 import { useSelector } from '@xstate/react';
 import { selectOpenByPriority } from '../../machines/alarms.selectors';
@@ -12,6 +12,7 @@ const ALARMS_PATH = '/monitor/alarms';
 
 export function AlarmsButton() {
   const navigate = useNavigate();
+  const { pathname } = useLocation();
   const t = useT();
   const byPriority = useSelector(useSystemActor('alarms'), selectOpenByPriority);
   const open = byPriority.reduce((n, p) => n + p.count, 0);
@@ -24,7 +25,8 @@ export function AlarmsButton() {
 
   return (
     <>
-      <SoundControl compact />
+      {/* the alarms screen has its own, labelled control: one is enough (two orange "Enable sound" side by side) */}
+      {pathname !== ALARMS_PATH && <SoundControl compact />}
       <Button
         variant="minimal"
         icon="warning-sign"
