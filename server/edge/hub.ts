@@ -43,7 +43,7 @@ import { HardwareError } from '../doors/port';
 import type { Pipeline } from '../monitor/pipeline';
 import { said } from '../monitor/events';
 import { hardAntiPassbackDoors, raiseSnapshotVersion, recordApplied, snapshotVersionFor } from '../db/queries/edge';
-import { buildSnapshot } from './snapshot';
+import { snapshotCutter, type SnapshotCutter } from './snapshot';
 import { claimUpgrades } from '../http/upgrades';
 
 interface Conn {
@@ -56,6 +56,8 @@ interface Conn {
   sent: { version: number; hash: string; snapshot: EdgeSnapshot; builtAt: number } | null;
   /** snapshot sends of this connection, one after another */
   chain: Promise<void>;
+  /** its snapshots, each cut again only where the index changed since the last one */
+  cutter: SnapshotCutter;
 }
 
 /** The controller a key is bound to (migration 132), with its client; null: not a controller's key, or not valid. */
@@ -174,7 +176,7 @@ export function createEdgeHub(opts: {
       .then(async () => {
         if (!conns.has(c)) return;
         const index = await access.get(c.clientId);
-        const { snapshot, hash } = await buildSnapshot(db, index, { id: c.controllerId, name: c.name, clientId: c.clientId });
+        const { snapshot, hash } = await c.cutter.build(index, c.name);
         if (c.sent?.hash === hash) return;
         // the version of this hash, and when it was built (the same hash on a reconnect: the same version and time)
         const v = await snapshotVersionFor(db, c.clientId, c.controllerId, hash);
@@ -227,7 +229,14 @@ export function createEdgeHub(opts: {
   }
 
   async function opened(ws: WebSocket, key: string, who: { controllerId: number; name: string; clientId: number }) {
-    const c: Conn = { ws, key, ...who, sent: null, chain: Promise.resolve() };
+    const c: Conn = {
+      ws,
+      key,
+      ...who,
+      sent: null,
+      chain: Promise.resolve(),
+      cutter: snapshotCutter(db, access, { id: who.controllerId, clientId: who.clientId }),
+    };
     conns.add(c);
     ws.on('message', (data, isBinary) => void received(c, data.toString(), isBinary));
     ws.on('close', () => {
@@ -379,7 +388,8 @@ export function createEdgeHub(opts: {
     },
     command,
     /** The controllers connected now (tests, the console later). */
-    connected: () => [...conns].map((c) => ({ controllerId: c.controllerId, clientId: c.clientId, version: c.sent?.version ?? 0 })),
+    connected: () =>
+      [...conns].map((c) => ({ controllerId: c.controllerId, clientId: c.clientId, version: c.sent?.version ?? 0, cuts: { ...c.cutter.stats } })),
     close() {
       clearInterval(timer);
       for (const t of goingOffline.values()) clearTimeout(t);

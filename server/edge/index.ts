@@ -21,6 +21,9 @@ const EDGE_CHANGES = [
   '/changes/centralProperties', // the client's maxOfflineDays
 ];
 
+/** The edge hub of each server (tests read what its snapshot cutters did: EdgeHub.connected). */
+export const edgeHubOf = new WeakMap<object, ReturnType<typeof createEdgeHub>>();
+
 export function attachEdge(app: FastifyInstance, opts: { db: Db; hardware: HardwarePort; pipeline: Pipeline; publish: Publish }) {
   const hub = createEdgeHub({
     db: opts.db,
@@ -34,6 +37,7 @@ export function attachEdge(app: FastifyInstance, opts: { db: Db; hardware: Hardw
       .then((n) => n && opts.publish(clientId, DESTINATIONS.osdpReaders, n.body, { division: n.division }))
       .catch((e) => app.log.warn(`edge controller ${controllerId}: OSDP readers notice not sent: ${e}`));
   }
+  edgeHubOf.set(app, hub);
   hub.attach(app.server);
   // dropped before the server stops taking connections (preClose): the HTTP server's close waits for every connection,
   // and an edge's link never ends by itself (a server stopped for an upgrade hung, and its edges held on to it)

@@ -149,3 +149,14 @@ export async function edgeMaxOfflineDays(db: Db, clientId: number): Promise<numb
   );
   return rows[0] ? Number(rows[0].days) : undefined;
 }
+
+/** Where identities `ids` of the client are (anti-passback): an edge snapshot's people's presence, not the tenant's. */
+export async function presenceOfIdentities(db: Db, clientId: number, ids: readonly number[]): Promise<Map<number, { zoneId: number | null; at: number }>> {
+  if (!ids.length) return new Map();
+  const params: unknown[] = [ids];
+  const { rows } = await db.query<{ identity_id: number; zone_id: number | null; at: Date | string }>(
+    `select identity_id, zone_id, at from zone_presence where identity_id = any($1::int[]) and ${tenant(params, clientId)}`,
+    params,
+  );
+  return new Map(rows.map((r) => [Number(r.identity_id), { zoneId: r.zone_id === null ? null : Number(r.zone_id), at: new Date(r.at).getTime() }]));
+}
