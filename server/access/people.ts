@@ -3,7 +3,10 @@
 // tenant: copying the three maps took 150–300 ms of the event loop per edit at 200,000 identities, while swipes
 // waited. So each map is a base shared by every index since the last fold, with the changes since laid over it
 // (LayeredMap): a change copies the changes alone. Once they pass a few thousand entries they are folded into a fresh
-// base in slices between other work (folded), and the next change moves onto that base (People.rebasedOn).
+// base in slices between other work (folded), and the next change moves onto that base (People.rebasedOn). A base is
+// split into shards by key (ShardedMap): a fold copies the shards the changes touch and shares the others, so it
+// allocates in proportion to the changes, not the tenant (copying the tenant's maps whole, 50 MB a fold at 200,000
+// identities, set off the garbage collections that held the event loop, and a big map's rehash held a slice).
 import type { CredentialFact, IdentityFact } from '../../access/engine';
 import type { groupMemberRows, peopleRows } from '../db/queries/accessIndex';
 
@@ -89,15 +92,118 @@ export class LayeredMap<K, V> implements ReadonlyMap<K, V> {
   }
 }
 
+/** Entries a shard of a base holds, about (a fold copies a touched shard whole). */
+const SHARD_ENTRIES = 32;
+/** Shared by every empty shard. */
+const EMPTY: ReadonlyMap<unknown, never> = new Map<unknown, never>();
+
+/** The shard of `key` among `mask + 1` (a power of two): an id's low bits, a text's FNV-1a hash. */
+function shardOf(key: number | string, mask: number): number {
+  if (typeof key === 'number') return key & mask;
+  let h = 0x811c9dc5;
+  for (let i = 0; i < key.length; i++) h = Math.imul(h ^ key.charCodeAt(i), 0x01000193);
+  return h & mask;
+}
+
+/**
+ * A base's map, split into shards by key, never changed once made. `with` makes the next one: it copies the shards
+ * its changes touch and shares every other, so a fold allocates in proportion to the changes, not to the map.
+ */
+export class ShardedMap<K extends number | string, V> implements ReadonlyMap<K, V> {
+  private constructor(
+    /** a power of two of them; untouched shards are shared with the maps this one was made from */
+    readonly shards: readonly ReadonlyMap<K, V>[],
+    readonly size: number,
+  ) {}
+
+  /** A sharded map of `entries` (`size` of them), made a slice at a time. */
+  static *of<K extends number | string, V>(entries: Iterable<readonly [K, V]>, size: number): Generator<void, ShardedMap<K, V>, void> {
+    let n = 1;
+    while (n * SHARD_ENTRIES < size) n *= 2;
+    const shards = Array.from({ length: n }, () => new Map<K, V>());
+    let count = 0;
+    for (const [k, v] of entries) {
+      shards[shardOf(k, n - 1)].set(k, v);
+      if (++count % FOLD_SLICE === 0) yield;
+    }
+    return new ShardedMap<K, V>(
+      shards.map((s) => (s.size ? s : (EMPTY as ReadonlyMap<K, V>))),
+      count,
+    );
+  }
+
+  /** This map with `changes` made (undefined: taken out): the shards they touch copied, every other shared. */
+  *with(changes: Iterable<readonly [K, V | undefined]>): Generator<void, ShardedMap<K, V>, void> {
+    const mask = this.shards.length - 1;
+    const shards = [...this.shards];
+    const copied = new Set<number>();
+    let size = this.size;
+    let work = 0;
+    for (const [k, v] of changes) {
+      const i = shardOf(k, mask);
+      if (!copied.has(i)) {
+        copied.add(i);
+        shards[i] = new Map(this.shards[i]);
+        work += shards[i].size;
+      }
+      const shard = shards[i] as Map<K, V>;
+      const had = shard.has(k);
+      if (v === undefined) {
+        if (had) shard.delete(k);
+      } else shard.set(k, v);
+      size += (v === undefined ? 0 : 1) - (had ? 1 : 0);
+      if (++work >= FOLD_SLICE) {
+        work = 0;
+        yield;
+      }
+    }
+    for (const i of copied) if (!shards[i].size) shards[i] = EMPTY as ReadonlyMap<K, V>;
+    const made = new ShardedMap<K, V>(shards, size);
+    // grown well past its shards (their entries four times what they were made for): split again
+    return size > shards.length * SHARD_ENTRIES * 4 ? yield* ShardedMap.of(made, size) : made;
+  }
+
+  get(key: K): V | undefined {
+    return this.shards[shardOf(key, this.shards.length - 1)].get(key);
+  }
+  has(key: K): boolean {
+    return this.shards[shardOf(key, this.shards.length - 1)].has(key);
+  }
+  entries(): MapIterator<[K, V]> {
+    return this.all();
+  }
+  [Symbol.iterator](): MapIterator<[K, V]> {
+    return this.all();
+  }
+  keys(): MapIterator<K> {
+    return this.allKeys();
+  }
+  values(): MapIterator<V> {
+    return this.allValues();
+  }
+  forEach(f: (value: V, key: K, map: ReadonlyMap<K, V>) => void, thisArg?: unknown): void {
+    for (const shard of this.shards) for (const [k, v] of shard) f.call(thisArg, v, k, this);
+  }
+  private *all(): MapIterator<[K, V]> {
+    for (const shard of this.shards) yield* shard.entries();
+  }
+  private *allKeys(): MapIterator<K> {
+    for (const shard of this.shards) yield* shard.keys();
+  }
+  private *allValues(): MapIterator<V> {
+    for (const shard of this.shards) yield* shard.values();
+  }
+}
+
 /** The maps people are laid over, and what finds an identity's or a group's entries in them without a scan. */
 export interface PeopleBase {
-  credentials: ReadonlyMap<string, CredentialFact>;
-  identities: ReadonlyMap<number, IdentityFact>;
-  groupsOf: ReadonlyMap<number, readonly number[]>;
+  credentials: ShardedMap<string, CredentialFact>;
+  identities: ShardedMap<number, IdentityFact>;
+  groupsOf: ShardedMap<number, readonly number[]>;
   /** identity → its card numbers in `credentials` */
-  cardsOf: ReadonlyMap<number, readonly string[]>;
+  cardsOf: ShardedMap<number, readonly string[]>;
   /** access group → the identities with it in `groupsOf` */
-  membersOf: ReadonlyMap<number, readonly number[]>;
+  membersOf: ShardedMap<number, readonly number[]>;
 }
 
 /** One index's people: the three maps it hands out, over their shared base. */
@@ -116,8 +222,12 @@ export class People {
   }
 
   /** People over copies of these maps (an index made elsewhere). */
-  static copied(maps: Pick<PeopleBase, 'credentials' | 'identities' | 'groupsOf'>): People {
-    return new People(finish(based(new Map(maps.credentials), new Map(maps.identities), new Map(maps.groupsOf))));
+  static copied(maps: {
+    credentials: ReadonlyMap<string, CredentialFact>;
+    identities: ReadonlyMap<number, IdentityFact>;
+    groupsOf: ReadonlyMap<number, readonly number[]>;
+  }): People {
+    return new People(finish(based(maps.credentials, maps.identities, maps.groupsOf)));
   }
 
   /** Entries changed over the base (a fold is due past a few thousand). */
@@ -195,13 +305,48 @@ const FOLD_SLICE = 5_000;
 
 /**
  * A fresh base holding `people` as they are, made a slice at a time: it pauses (yields) every FOLD_SLICE entries so
- * that whoever runs it lets swipes in between (index.ts). Its maps hold nothing of the old base's but shared facts.
+ * that whoever runs it lets swipes in between (index.ts). It copies the shards of the base that the changes touch,
+ * and shares every other with the base (never changed: an index handed out over it answers as it did).
  */
 export function* folded(people: People): Generator<void, PeopleBase, void> {
-  const credentials = yield* copied(people.credentials);
-  const identities = yield* copied(people.identities);
-  const groupsOf = yield* copied(people.groupsOf);
-  return yield* based(credentials, identities, groupsOf);
+  const { base } = people;
+  const credentials = yield* base.credentials.with(people.credentials.changes);
+  const identities = yield* base.identities.with(people.identities.changes);
+  const groupsOf = yield* base.groupsOf.with(people.groupsOf.changes);
+  // the cards of the identities a changed card left or went to
+  const owners = new Set<number>();
+  const gained = new Map<number, string[]>();
+  for (const [number, c] of people.credentials.changes) {
+    const was = base.credentials.get(number);
+    if (was) owners.add(was.identityId);
+    if (!c) continue;
+    owners.add(c.identityId);
+    if (was?.identityId !== c.identityId) gained.set(c.identityId, [...(gained.get(c.identityId) ?? []), number]);
+  }
+  const cards = new Map<number, readonly string[] | undefined>();
+  for (const id of owners) {
+    const list = [...(base.cardsOf.get(id) ?? []).filter((n) => credentials.get(n)?.identityId === id), ...(gained.get(id) ?? [])];
+    cards.set(id, list.length ? list : undefined);
+  }
+  const cardsOf = yield* base.cardsOf.with(cards);
+  // the members of the groups a changed identity left or joined
+  const left = new Map<number, Set<number>>();
+  const joined = new Map<number, number[]>();
+  for (const [id, groups] of people.groupsOf.changes) {
+    const was = base.groupsOf.get(id) ?? [];
+    const now = groups ?? [];
+    for (const g of was) if (!now.includes(g)) left.set(g, (left.get(g) ?? new Set()).add(id));
+    for (const g of now) if (!was.includes(g)) joined.set(g, [...(joined.get(g) ?? []), id]);
+  }
+  const members = new Map<number, readonly number[] | undefined>();
+  for (const g of new Set([...left.keys(), ...joined.keys()])) {
+    const gone = left.get(g);
+    const list = (base.membersOf.get(g) ?? []).filter((id) => !gone?.has(id)).concat(joined.get(g) ?? []);
+    members.set(g, list.length ? list : undefined);
+    yield; // a group of the whole tenant is a slice of its own
+  }
+  const membersOf = yield* base.membersOf.with(members);
+  return { credentials, identities, groupsOf, cardsOf, membersOf };
 }
 
 /** Runs a fold to its end at once (a full build, which reads the tenant anyway). */
@@ -212,28 +357,17 @@ function finish<T>(steps: Generator<void, T, void>): T {
   }
 }
 
-function* copied<K, V>(map: ReadonlyMap<K, V>): Generator<void, Map<K, V>, void> {
-  const out = new Map<K, V>();
-  for (const [k, v] of map) {
-    out.set(k, v);
-    if (out.size % FOLD_SLICE === 0) yield;
-  }
-  return out;
-}
-
-/** A base of these maps, with its lookups by identity and by group. */
+/** A base of these maps, with its lookups by identity and by group (a full build). */
 function* based(
   credentials: ReadonlyMap<string, CredentialFact>,
   identities: ReadonlyMap<number, IdentityFact>,
   groupsOf: ReadonlyMap<number, readonly number[]>,
 ): Generator<void, PeopleBase, void> {
   const cardsOf = new Map<number, string[]>();
-  let n = 0;
   for (const [number, c] of credentials) {
     const list = cardsOf.get(c.identityId);
     if (list) list.push(number);
     else cardsOf.set(c.identityId, [number]);
-    if (++n % FOLD_SLICE === 0) yield;
   }
   const membersOf = new Map<number, number[]>();
   for (const [id, groups] of groupsOf) {
@@ -242,9 +376,14 @@ function* based(
       if (list) list.push(id);
       else membersOf.set(g, [id]);
     }
-    if (++n % FOLD_SLICE === 0) yield;
   }
-  return { credentials, identities, groupsOf, cardsOf, membersOf };
+  return {
+    credentials: yield* ShardedMap.of(credentials, credentials.size),
+    identities: yield* ShardedMap.of(identities, identities.size),
+    groupsOf: yield* ShardedMap.of(groupsOf, groupsOf.size),
+    cardsOf: yield* ShardedMap.of(cardsOf, cardsOf.size),
+    membersOf: yield* ShardedMap.of(membersOf, membersOf.size),
+  };
 }
 
 /** People's facts from their rows: a PIN is its identity's (the last one), any other credential a card. */
