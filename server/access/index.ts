@@ -6,7 +6,7 @@ import type { Db } from '../db/db';
 import { allClientIds, configRows, groupMemberRows, peopleRows, siteDoorIds } from '../db/queries/accessIndex';
 import type { CardFormat } from './cardFormat';
 import { folded, People, type PeopleBase } from './people';
-import type { AccessGroupFact, AccessIndex, DoorFact, DoorMode, InterlockFact, ThreatFact, ZoneFact } from '../../access/engine';
+import type { AccessGroupFact, AccessIndex, CredentialFact, DoorFact, DoorMode, InterlockFact, ThreatFact, ZoneFact } from '../../access/engine';
 import { SpecialCalendar, type DayWindow, type Schedule, type SpecialDate, type WeeklyWindow } from '../../access/schedule';
 
 /** How long one dynamic QR code is current. */
@@ -48,6 +48,40 @@ const indexOf = (config: Config, people: People): AccessIndex => {
 };
 /** The people of `index` (of one made elsewhere, a copy of its maps). */
 const peopleOf = (index: AccessIndex): People => peopleOfIndex.get(index) ?? People.copied(index);
+
+/**
+ * The credentials of identities `ids` in `index` (Gatehouse Edge's snapshot cuts those of the people it holds,
+ * server/edge/snapshot.ts): looked up by identity in the people's base, then the changed ones laid over it, never a
+ * scan of the tenant.
+ */
+export function cardsOfIdentities(index: AccessIndex, ids: Iterable<number>): Map<number, CredentialFact[]> {
+  const { base, credentials } = peopleOf(index);
+  const out = new Map<number, CredentialFact[]>();
+  const add = (c: CredentialFact) => {
+    const list = out.get(c.identityId);
+    if (list) list.push(c);
+    else out.set(c.identityId, [c]);
+  };
+  const want = new Set(ids);
+  for (const id of want)
+    for (const number of base.cardsOf.get(id) ?? []) {
+      if (credentials.changes.has(number)) continue; // changed since the base: below
+      const c = base.credentials.get(number);
+      if (c?.identityId === id) add(c);
+    }
+  for (const c of credentials.changes.values()) if (c && want.has(c.identityId)) add(c);
+  return out;
+}
+
+/** The identities of `people` with any of access groups `groupIds`: looked up by group in the base, then the changed. */
+function membersIn(people: People, groupIds: ReadonlySet<number>): Set<number> {
+  const out = new Set<number>();
+  for (const g of groupIds) for (const id of people.base.membersOf.get(g) ?? []) if (!people.groupsOf.changes.has(id)) out.add(id);
+  for (const [id, groups] of people.groupsOf.changes) if (groups?.some((g) => groupIds.has(g))) out.add(id);
+  return out;
+}
+/** The identities of `index` with any of access groups `groupIds` (looked up, not scanned). */
+export const membersOfGroups = (index: AccessIndex, groupIds: ReadonlySet<number>) => membersIn(peopleOf(index), groupIds);
 
 /** Reads one tenant's people and configuration into an index (a dozen queries, whatever the number of swipes: server/db/queries/accessIndex.ts). */
 export async function buildIndex(db: Db, clientId: number): Promise<AccessIndex> {
@@ -179,21 +213,31 @@ async function patchIndex(
   base: AccessIndex,
   stale: Stale,
   current: (people: People) => People,
-): Promise<{ index: AccessIndex; touched: number }> {
+): Promise<{ index: AccessIndex; touched: number; changed: Set<number> }> {
   const config = stale.config ? await configFacts(db, clientId) : base;
-  if (!stale.identities.size && !stale.groups.size) return { index: indexOf(config, peopleOf(base)), touched: 0 };
+  if (!stale.identities.size && !stale.groups.size) return { index: indexOf(config, peopleOf(base)), touched: 0, changed: new Set() };
   const rows = stale.identities.size ? await peopleRows(db, clientId, [...stale.identities]) : null;
   const members = stale.groups.size ? await groupMemberRows(db, clientId, [...stale.groups]) : null;
   let people = current(peopleOf(base));
   let touched = 0;
+  const changed = new Set(stale.identities);
   if (rows) ({ people, touched } = people.withIdentities(stale.identities, rows));
   if (members) {
+    // whose groups it may change: the groups' members before and now
+    for (const id of membersIn(people, stale.groups)) changed.add(id);
+    for (const m of members) changed.add(m.identity_id);
     const patched = people.withGroups(stale.groups, members);
     people = patched.people;
     touched += patched.touched;
   }
-  return { index: indexOf(config, people), touched };
+  return { index: indexOf(config, people), touched, changed };
 }
+
+/** Each index's number, in the order built (changedSince walks from one to another). */
+const versionOf = new WeakMap<AccessIndex, number>();
+let versions = 0;
+/** How many patched builds of a tenant changedSince can walk back over. */
+const STEPS_KEPT = 1_024;
 
 export interface AccessIndexes {
   /** The tenant's index: the cached one, or (first use, or a change pending) built now. */
@@ -216,6 +260,12 @@ export interface AccessIndexes {
   readonly touched: number;
   /** How many times a tenant's changed people were folded into a fresh base (tests). */
   readonly folds: number;
+  /**
+   * The identities whose people entries (identity, credentials, access groups) may differ between `older` and `newer`,
+   * two indexes of the tenant, `newer` patched from `older` build after build (Gatehouse Edge cuts its snapshots again
+   * for those alone); null when not known: a full build between them, or more than STEPS_KEPT builds apart.
+   */
+  changedSince(clientId: number, newer: AccessIndex, older: AccessIndex): Set<number> | null;
   /** Told of every index built, after it is cached (Gatehouse Edge sends its controllers their new snapshots). */
   onBuilt(listener: (clientId: number, index: AccessIndex) => void): () => void;
   stop(): void;
@@ -249,6 +299,20 @@ export function createAccessIndexes(db: Db, opts: { debounceMs?: number; foldAt?
   /** per tenant, the fold under way or done: the people it folds, then their fresh base */
   const folding = new Map<number, { from: People; base: PeopleBase | null }>();
   const listeners = new Set<(clientId: number, index: AccessIndex) => void>();
+  /** per tenant, each patched build's version → the version it was patched from and the identities it changed */
+  const steps = new Map<number, Map<number, { from: number; identities: ReadonlySet<number> }>>();
+  function noteStep(clientId: number, from: AccessIndex | null, index: AccessIndex, identities: ReadonlySet<number> | null) {
+    versionOf.set(index, ++versions);
+    const fromVersion = from ? versionOf.get(from) : undefined;
+    if (!identities || fromVersion === undefined) {
+      steps.delete(clientId); // a full build: nothing before it is known to lead to it
+      return;
+    }
+    const of = steps.get(clientId) ?? new Map<number, { from: number; identities: ReadonlySet<number> }>();
+    steps.set(clientId, of);
+    of.set(versions, { from: fromVersion, identities });
+    if (of.size > STEPS_KEPT) of.delete(of.keys().next().value!);
+  }
 
   function rebuild(clientId: number): Promise<AccessIndex> {
     const pending = dirty.get(clientId);
@@ -264,10 +328,13 @@ export function createAccessIndexes(db: Db, opts: { debounceMs?: number; foldAt?
         const base = built ?? cache.get(clientId);
         if (!base || what.everything) {
           folding.delete(clientId); // a fold of the people before is of no use to a new base
-          return buildIndex(db, clientId);
+          const index = await buildIndex(db, clientId);
+          noteStep(clientId, null, index, null);
+          return index;
         }
         const patched = await patchIndex(db, clientId, base, what, (people) => onFoldedBase(clientId, people));
         touched += patched.touched;
+        noteStep(clientId, base, patched.index, patched.changed);
         return patched.index;
       })
       .then((index) => {
@@ -322,6 +389,21 @@ export function createAccessIndexes(db: Db, opts: { debounceMs?: number; foldAt?
     },
     get folds() {
       return folds;
+    },
+    changedSince(clientId, newer, older) {
+      const to = versionOf.get(older);
+      const from = versionOf.get(newer);
+      if (to === undefined || from === undefined) return null;
+      const out = new Set<number>();
+      const of = steps.get(clientId);
+      let at: number = from;
+      while (at !== to) {
+        const step: { from: number; identities: ReadonlySet<number> } | undefined = of?.get(at);
+        if (!step || at < to) return null;
+        for (const id of step.identities) out.add(id);
+        at = step.from;
+      }
+      return out;
     },
     onBuilt(listener) {
       listeners.add(listener);
