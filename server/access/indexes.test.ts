@@ -185,7 +185,7 @@ describe('an index after a change is what a full build reads, and reads only wha
   });
   it('many changes, folded into fresh bases on the way: each index is what a full build reads, one handed out earlier answers as it did', async () => {
     earlier.length = 0;
-    // a fold past 6 changed entries: about every second change here (FOLD_AT is 2,048)
+    // a fold past 6 changed entries: about every second change here (FOLD_AT is 256)
     const indexes = createAccessIndexes(s.db, { debounceMs: 0, foldAt: 6 });
     const bases = new Set<unknown>();
     const change = async (resource: string, id: number) => {
