@@ -78,18 +78,32 @@ export async function doorModeAndName(db: Db, id: number): Promise<{ mode: strin
   return door;
 }
 
-/** Locks down the client's doors in `divisions` (their mode kept to come back to), or releases them: the doors changed. */
+/**
+ * Locks down the client's doors in `divisions` (their mode kept to come back to), or releases them: the doors changed.
+ * The doors are locked first in the order of their ids (docs/ARCHITECTURE.md, lock order), for no key update: the event
+ * pipeline's batch transaction holds the doors whose statuses it writes in that order (server/db/queries/edgeIngest.ts
+ * moveDoorStatuses), and an update of the divisions' doors alone locked them in its plan's order (the table's), so a
+ * lockdown beside a batch moving the same doors deadlocked on PostgreSQL (server/db/lockOrderDoors.test.ts).
+ */
 export async function setDivisionsLockdown(db: Db, clientId: number, divisions: number[], on: boolean): Promise<{ id: number }[]> {
-  const params: unknown[] = [divisions];
+  // the doors to change (not those already so), locked; the update then changes those only
+  const lockParams: unknown[] = [divisions];
+  const { rows: locked } = await db.query<{ id: number }>(
+    `select id from doors where division_id = any($1::int[]) and ${tenant(lockParams, clientId)} and ${on ? "mode <> 'locked-down'" : "mode = 'locked-down'"}
+        order by id for no key update`,
+    lockParams,
+  );
+  if (!locked.length) return [];
+  const params: unknown[] = [locked.map((r) => Number(r.id))];
   const { rows } = on
     ? await db.query<{ id: number }>(
         `update doors set mode_before_lockdown = mode, mode = 'locked-down'
-            where division_id = any($1::int[]) and ${tenant(params, clientId)} and mode <> 'locked-down' returning id`,
+            where id = any($1::int[]) and ${tenant(params, clientId)} and mode <> 'locked-down' returning id`,
         params,
       )
     : await db.query<{ id: number }>(
         `update doors set mode = coalesce(mode_before_lockdown, 'card'), mode_before_lockdown = null
-            where division_id = any($1::int[]) and ${tenant(params, clientId)} and mode = 'locked-down' returning id`,
+            where id = any($1::int[]) and ${tenant(params, clientId)} and mode = 'locked-down' returning id`,
         params,
       );
   return rows;
