@@ -2,6 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import { longestTaskVerdict, tracedTasks } from './firstload';
 import { evaluationFigures } from './firstloadTrace';
+import { noClientFigures, OPENING_SCREEN_READ_MARK } from './firstloadNoClient';
 
 const thread = (pid: number, name: string) => ({ ph: 'M', name: 'thread_name', pid, tid: pid, args: { name } });
 const task = (pid: number, dur: number, tdur: number) => ({ ph: 'X', name: 'ThreadControllerImpl::RunTask', pid, tid: pid, ts: 0, dur, tdur });
@@ -72,5 +73,44 @@ describe("the firstload bench's longest-task verdict (issue 48)", () => {
   });
   it('refuses a verdict with no load recorded without a client', () => {
     expect(() => longestTaskVerdict([], withClient)).toThrow(/no load/);
+  });
+});
+
+describe("the cold dashboard's interactive time with no DevTools client (bench/firstloadNoClient.ts)", () => {
+  const URL = 'http://127.0.0.1:4000/';
+  const nav = (id: string, pid: number, ts: number, url = URL) => ({
+    ph: 'R',
+    name: 'navigationStart',
+    pid,
+    tid: pid,
+    ts,
+    args: { data: { documentLoaderURL: url, navigationId: id } },
+  });
+  const asked = (pid: number, ts: number, url = URL) => ({ ph: 'X', name: 'ResourceSendRequest', pid, tid: pid + 1, ts, args: { data: { url } } });
+  const mark = (id: string, pid: number, ts: number) => ({
+    ph: 'I',
+    name: OPENING_SCREEN_READ_MARK,
+    pid,
+    tid: pid,
+    ts,
+    args: { data: { navigationId: id, startTime: 9_999 } },
+  });
+  const run = (pid: number, ts: number, tdur: number) => ({ ph: 'X', name: 'ThreadControllerImpl::RunTask', pid, tid: pid, ts, dur: tdur * 2, tdur });
+  it("counts from the page's request for its document to the console's mark of that navigation, and the page's tasks until it", () => {
+    const events = [
+      nav('webui', WEBUI, 0, 'chrome://omnibox-popup.top-chrome/'),
+      run(WEBUI, 10_000, 200_000),
+      nav('page', PAGE, 100_000),
+      asked(PAGE, 400_000),
+      run(PAGE, 500_000, 40_000),
+      run(PAGE, 900_000, 60_500),
+      mark('other', PAGE, 1_100_000), // a mark of another navigation of the page is not this load's
+      mark('page', PAGE, 1_600_000),
+      run(PAGE, 1_700_000, 90_000), // after the mark: not counted
+    ];
+    expect(noClientFigures(events, URL)).toEqual({ interactiveMs: 1200, longestTaskCpuMs: 60.5 });
+  });
+  it('finds nothing before the mark is in the trace', () => {
+    expect(noClientFigures([nav('page', PAGE, 100_000), asked(PAGE, 400_000)], URL)).toBeNull();
   });
 });

@@ -36,6 +36,7 @@ import type { Browser } from 'playwright-core';
 import { DEMO_PASSWORD } from '../server/db/seed';
 import { BENCH_DIST, benchChromium, benchChromiumPath, benchDb, benchServer, summary, writeResult } from './lib';
 import { evaluationFigures, traced as tracedWithoutClient } from './firstloadTrace';
+import { noClientLoads } from './firstloadNoClient';
 
 export const FIRST_LOAD_JS_TARGET_BYTES = 150 * 1024;
 export const LONGEST_TASK_TARGET_MS = 50;
@@ -347,6 +348,10 @@ export async function firstload() {
     const signInNoClient = await noClientLongestTasks(url, null, NO_CLIENT_RUNS, server.base);
     await noClientLongestTasks(`${server.base}/`, token, 1, server.base);
     const dashboardNoClient = await noClientLongestTasks(`${server.base}/`, token, NO_CLIENT_RUNS, server.base);
+    // the cold dashboard's interactive time judged with no DevTools client on its page (bench/firstloadNoClient.ts: the
+    // console's own mark, the first load of the browser not counted)
+    const dashboardNoClientLoads = (await noClientLoads(server.base, '/', token, NO_CLIENT_RUNS + 1)).slice(1);
+    const dashboardInteractiveNoClient = summary(dashboardNoClientLoads.map((l) => l.interactiveMs));
     const first = runs[0];
     const interactive = summary(runs.map((r) => r.interactiveMs));
     const sectionChunks = first.scripts.filter((s) => SECTION_CHUNK.test(s));
@@ -368,7 +373,7 @@ export async function firstload() {
       signInLongestTaskCpuMsNoDevToolsClient: judged(signInLongest.measured, LONGEST_TASK_TARGET_MS),
       signInInteractiveP50Ms: judged(interactive.p50, INTERACTIVE_TARGET_MS),
       signInSectionChunks: judged(sectionChunks.length, 0),
-      dashboardColdInteractiveP50Ms: judged(dashboardInteractive.p50, DASHBOARD_INTERACTIVE_TARGET_MS),
+      dashboardColdInteractiveP50MsNoDevToolsClient: judged(dashboardInteractiveNoClient.p50, DASHBOARD_INTERACTIVE_TARGET_MS),
       dashboardAfterSignInInteractiveP50Ms: judged(afterFormInteractive.p50, DASHBOARD_INTERACTIVE_TARGET_MS),
       dashboardColdScriptBytes: judged(dashboardScriptBytes, DASHBOARD_SCRIPT_TARGET_BYTES),
       dashboardColdLongestTaskCpuMsNoDevToolsClient: judged(dashboardLongest.measured, LONGEST_TASK_TARGET_MS),
@@ -405,7 +410,14 @@ export async function firstload() {
           scripts: dashboard[0].scripts,
           scriptBytesBeforeInteractive: dashboard.map((r) => r.scriptBytesBeforeInteractive),
           scriptsBeforeInteractive: dashboard[0].scriptsBeforeInteractive,
-          interactiveMs: dashboardInteractive,
+          interactiveMs: {
+            judged: {
+              ...dashboardInteractiveNoClient,
+              how: "no DevTools client on the page (bench/firstloadNoClient.ts): from the page's request for its document to the console's mark that its opening screen is drawn with its first answers and the main thread idle",
+              longestTaskCpuMs: dashboardNoClientLoads.map((l) => l.longestTaskCpuMs),
+            },
+            withDevToolsClient: dashboardInteractive,
+          },
           countsReadyMs: summary(dashboard.map((r) => r.readyMs)),
           longTasks: {
             judged: dashboardLongest,

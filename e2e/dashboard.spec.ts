@@ -28,6 +28,8 @@ test('a cold dashboard asks what it waits for once each, early, from the entry (
     figures: ['fetch'],
     handover: ['fetch'],
   });
+  // and the console marks when its opening screen has its first answers drawn (bench/firstload.ts times it by that mark)
+  await expect.poll(() => page.evaluate(() => performance.getEntriesByName('gatehouse:opening-screen-read', 'mark').length), { timeout: 15_000 }).toBe(1);
 });
 
 test('the charts library is loaded by the dashboard only', async ({ page }) => {

@@ -25,6 +25,8 @@ export const EARLY_PATHS = { me: '/idp/1.0/me', dashboard: '/event/manage/dashbo
 export const EARLY_PRIVILEGES = { dashboard: '0.1', handoverView: '0.2.6.0' } as const;
 /** The routes that open on the dashboard (src/app/routeTable.ts: '/' leads to DASHBOARD). */
 const DASHBOARD_PATHS = ['/', '/dashboard'];
+/** Whether a console opened at `path` opens on the dashboard. */
+export const opensOnDashboard = (path: string): boolean => DASHBOARD_PATHS.includes(path);
 
 interface Early {
   at: number;
@@ -72,7 +74,7 @@ export function forgetEarly(): void {
  */
 export function startEarlyReads(path: string, token: string): void {
   const me = readEarly(EARLY_PATHS.me, token);
-  if (!DASHBOARD_PATHS.includes(path)) return;
+  if (!opensOnDashboard(path)) return;
   void me.then((answer) => {
     const held = answer ? heldOf(answer.body) : null;
     if (!held) return;
