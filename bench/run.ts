@@ -1,7 +1,7 @@
 // `npm run bench [-- name …]`: measures the real server (and the built console in chromium) and writes JSON to
 // bench/results/, then docs/BENCHMARKS.md from them (bench/report.ts). Numbers are measured, never asserted in tests;
 // compare runs on the same machine.
-// Names: rest, fanout, history, export, browser, ingest, firstload, batchUpload, exportList, decide, audit, backup, edge, floorplan, osdp (all of them, in that order, without a name).
+// Names: rest, fanout, history, export, browser, ingest, firstload, batchUpload, exportList, decide, audit, backup, edge, edgeSnapshot, floorplan, osdp (all of them, in that order, without a name).
 import { performance } from 'node:perf_hooks';
 import { browser } from './browser';
 import { decideBench } from './decide';
@@ -16,6 +16,7 @@ import { exportListBench } from './exportList';
 import { auditBench } from './audit';
 import { backupBench } from './backup';
 import { edgeBench } from './edge';
+import { edgeSnapshotBench } from './edgeSnapshot';
 import { osdpBench } from './osdp';
 import { floorplanBench } from './floorplan';
 import { writeBenchmarksDoc } from './report';
@@ -34,6 +35,7 @@ const BENCHES: Record<string, () => Promise<unknown>> = {
   audit: auditBench,
   backup: backupBench,
   edge: edgeBench,
+  edgeSnapshot: edgeSnapshotBench,
   osdp: osdpBench,
   floorplan: floorplanBench,
 };
