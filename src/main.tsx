@@ -4,7 +4,7 @@ import 'virtual:signin.css';
 import type { LoadConsole, MountConsole } from './signin/SignInPage';
 import { signInPageVariant } from './signin/variant';
 import { rememberedLocale } from './signin/strings';
-import { opensOnDashboard, startEarlyReads } from './api/early';
+import { startEarlyReads } from './api/early';
 import { STORAGE } from '../contract/constants';
 
 // Issues 30 and 48: the console's code is its own chunk, and the sign-in page is another (React and the one sign-in
@@ -56,7 +56,5 @@ else {
   // issue 48: what the opening screen waits for is asked now, while the console's code is on its way (src/api/early.ts)
   const token = localStorage.getItem(STORAGE.jwt);
   if (token) startEarlyReads(window.location.pathname, token);
-  // and the dashboard's code with the console's, not once the console's modules have run (src/app/App.tsx asks then)
-  if (token && opensOnDashboard(window.location.pathname)) void import('./screens/general/DashboardScreen').catch(() => undefined);
   void loadConsole().then((mount) => mount(root));
 }

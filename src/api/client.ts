@@ -137,11 +137,15 @@ export function createApiClient(getDeps: () => ApiDeps): AxiosInstance {
         ? takeEarly(instance.getUri(config), headers.get('Authorization')?.toString())
         : null;
     if (!early) return usual(config);
-    return early.then((a) => {
-      if (!a) return usual(config);
-      if (config.signal?.aborted) throw new axios.CanceledError('The read was cancelled', undefined, config);
-      return { data: a.body, status: a.status, statusText: a.statusText, headers: AxiosHeaders.from(a.headers), config, request: null };
-    });
+    // in a task of its own, as an answer off the network comes: what it sets off (a session restored, a screen drawn)
+    // is not run inside the task that asked (the system's start: one task of ~90 ms instead of ~58 with no client)
+    return early
+      .then((a) => new Promise<typeof a>((resolve) => setTimeout(() => resolve(a), 0)))
+      .then((a) => {
+        if (!a) return usual(config);
+        if (config.signal?.aborted) throw new axios.CanceledError('The read was cancelled', undefined, config);
+        return { data: a.body, status: a.status, statusText: a.statusText, headers: AxiosHeaders.from(a.headers), config, request: null };
+      });
   };
   instance.interceptors.request.use(async (config: SentConfig) => {
     const read = (config.method ?? 'get').toLowerCase() === 'get';
