@@ -43,6 +43,11 @@ const ARRAY_LOCK = /(=\s*any\s*\(|\bunnest\s*\()[^`]*\bfor\s+(no\s+key\s+)?updat
 const ALARMS_UPDATE = /\bupdate\s+alarms\b/i;
 const ONE_ALARM = /\bwhere\s+(a\.)?event_id\s*=\s*\$\d/i;
 const ALARMS_LOCK = /\border\s+by\s+(a\.)?event_id\b[^`]*\bfor\s+(no\s+key\s+)?update\b/i;
+// the doors: the event pipeline holds the doors whose statuses an edge batch moves, in id order, until it commits
+// (edgeIngest.ts moveDoorStatuses); an update of doors not pinned to one (`id = $n`) locks them first in that order
+const DOORS_UPDATE = /\bupdate\s+doors\b/i;
+const ONE_DOOR = /\bwhere\s+(d\.)?id\s*=\s*\$\d/i;
+const DOORS_LOCK = /\border\s+by\s+(d\.)?id\b[^`]*\bfor\s+(no\s+key\s+)?update\b/i;
 
 function findings(files: Record<string, string>): string[] {
   const out: string[] = [];
@@ -52,6 +57,8 @@ function findings(files: Record<string, string>): string[] {
       const sqls = f.body.split('`');
       if (sqls.some((s) => ALARMS_UPDATE.test(s) && !ONE_ALARM.test(s)) && !reviewed[where] && !sqls.some((s) => ALARMS_LOCK.test(s)))
         out.push(`${where}: updates several alarms: lock them first by select ... order by event_id for update`);
+      if (sqls.some((s) => DOORS_UPDATE.test(s) && !ONE_DOOR.test(s)) && !reviewed[where] && !sqls.some((s) => DOORS_LOCK.test(s)))
+        out.push(`${where}: updates several doors: lock them first by select ... order by id for no key update`);
       if (sqls.some((s) => ARRAY_LOCK.test(s) && !ORDERED_LOCK.test(s)))
         out.push(`${where}: locks the rows an array names with no order by: lock them in the order of their key`);
       if (!sqls.some((s) => ARRAY_WRITE.some((r) => r.test(s))) || reviewed[where]) continue;
@@ -99,6 +106,11 @@ describe('lock order in server/db/queries', () => {
     expect(findings({ 'alarmManagement.ts': unordered })).toEqual([
       'alarmManagement.ts:unshelveShelvingAlarms: updates several alarms: lock them first by select ... order by event_id for update',
       'alarmManagement.ts:shelveAlarms: updates several alarms: lock them first by select ... order by event_id for update',
+    ]);
+    // the lockdown before 6117ec4: its doors updated in the plan's order, beside a batch holding some in id order
+    const lockdown = now['doors.ts'].replace(/\n\s*order by id for no key update`/, '`');
+    expect(findings({ 'doors.ts': lockdown })).toEqual([
+      'doors.ts:setDivisionsLockdown: updates several doors: lock them first by select ... order by id for no key update',
     ]);
     // every reviewed reason names a function that still writes so
     for (const where of Object.keys(reviewed)) {
