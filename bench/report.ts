@@ -48,6 +48,11 @@ function referenceAndRatio(r: Json): { reference: string; ratio: string } {
       reference: `the server engine's decide() p99 ${fmt(r.reference?.serverDecideMs?.p99)} ms (100,000 identities, 1,000 doors)`,
       ratio: `edge ÷ server decision p99 ${fmt(r.ratio?.edgeToServerP99)}`,
     };
+  if (r.bench === 'edgeSnapshot')
+    return {
+      reference: `each change's snapshots built whole (buildSnapshot) p50 ${fmt(r.reference?.wholeBuildMs?.p50)} ms`,
+      ratio: `whole ÷ cut p50 ${fmt(r.ratio?.wholeToCutP50)}`,
+    };
   return { reference: '—', ratio: '—' };
 }
 
@@ -257,6 +262,7 @@ if (import.meta.url === `file://${process.argv[1]}`) {
     'audit',
     'backup',
     'edge',
+    'edgeSnapshot',
     'floorplan',
   ];
   writeBenchmarksDoc(names);
