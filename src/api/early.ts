@@ -6,7 +6,10 @@
 // when one was asked early with exactly its token and no other header of its own, once, within EARLY_MS; anything
 // else (a refusal, a failure, another token, a tenant header, too late) is asked again as usual, so an early read
 // changes nothing the console sees but when. The entry loads this file: it imports nothing of the console (no contract
-// barrel, no axios), and the paths and privilege codes it names are held to the contract's by src/api/early.test.ts.
+// barrel, no axios; contract/access.ts imports types only), and the paths and privilege codes it names are held to the contract's by src/api/early.test.ts.
+
+import { heldPrivilegeIds } from '../../contract/access';
+import type { PrivilegeEntry } from '../../contract/schemas';
 
 /** An early answer, kept as it came (axios parses it as it would have parsed its own). */
 export interface EarlyAnswer {
@@ -26,7 +29,7 @@ export const EARLY_PRIVILEGES = { dashboard: '0.1', handoverView: '0.2.6.0' } as
 /** The routes that open on the dashboard (src/app/routeTable.ts: '/' leads to DASHBOARD). */
 const DASHBOARD_PATHS = ['/', '/dashboard'];
 /** Whether a console opened at `path` opens on the dashboard. */
-export const opensOnDashboard = (path: string): boolean => DASHBOARD_PATHS.includes(path);
+const opensOnDashboard = (path: string): boolean => DASHBOARD_PATHS.includes(path);
 
 interface Early {
   at: number;
@@ -83,14 +86,12 @@ export function startEarlyReads(path: string, token: string): void {
   });
 }
 
-/** The privilege ids of a /me answer (contract/access.ts heldPrivilegeIds over its `privileges.priviledges`). */
+/** The privilege ids of a /me answer (its `privileges.priviledges`), or null when it does not read as one. */
 function heldOf(body: string): Set<string> | null {
   try {
-    const entries = (JSON.parse(body) as { privileges?: { priviledges?: { privilegeIds?: unknown }[] } }).privileges?.priviledges;
-    if (!Array.isArray(entries)) return null;
-    const held = new Set<string>();
-    for (const e of entries) if (Array.isArray(e.privilegeIds)) for (const id of e.privilegeIds) if (typeof id === 'string') held.add(id);
-    return held;
+    const entries = (JSON.parse(body) as { privileges?: { priviledges?: unknown } }).privileges?.priviledges;
+    if (!Array.isArray(entries) || !entries.every((e: { privilegeIds?: unknown }) => Array.isArray(e?.privilegeIds))) return null;
+    return heldPrivilegeIds(entries as PrivilegeEntry[]);
   } catch {
     return null;
   }
