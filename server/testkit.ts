@@ -100,7 +100,11 @@ export async function startTestServer(overrides: Partial<ServerOptions> = {}) {
   if (url) {
     const name = `gh_test_${randomBytes(6).toString('hex')}`;
     const template = process.env[TEMPLATE_ENV];
-    await adminQuery(url, `create database ${name}${template ? ` template ${template}` : ''}`);
+    // copied file by file, not block by block through the log (PostgreSQL 15's default, WAL_LOG, writes the template's
+    // 15 MB into the write-ahead log for each copy): 250 -> 135 ms a database (median of 8 each, alternated, one at a
+    // time; two at once with a write in each, create + write + drop 1.7 -> 1.45 s, load 9-15), and the PostgreSQL
+    // step starts about 120 servers this way
+    await adminQuery(url, `create database ${name}${template ? ` template ${template} strategy file_copy` : ''}`);
     db = await openPostgres(withDatabase(url, name));
     dropDb = () => adminQuery(url, `drop database if exists ${name} with (force)`);
   } else {
