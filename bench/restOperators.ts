@@ -4,6 +4,7 @@
 import { performance } from 'node:perf_hooks';
 import { isMainThread, parentPort, workerData } from 'node:worker_threads';
 import { API } from '../contract';
+import { seeded } from '../server/testRandom';
 import { getText } from './http';
 
 export interface OperatorsInput {
@@ -29,18 +30,6 @@ export const QUERIES: Array<(n: number) => string> = [
   (n) => `q=p${n}%40bench`,
   (n) => `q=Last${n % 5000}`,
 ];
-
-/** mulberry32: a small seeded generator, so a run's requests and pauses can be repeated. */
-export function seeded(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 export type Kind = 'list' | 'search' | 'record';
 export type Samples = Record<Kind, number[]>;

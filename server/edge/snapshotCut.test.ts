@@ -13,6 +13,7 @@ import { API, accessGroupsResource, cardReadersResource, controllersResource, id
 import { startEdge, type Edge } from '../../edge/main';
 import { until } from '../../edge/testPeers';
 import { buildIndex } from '../access/index';
+import { seeded } from '../testRandom';
 import { startTestServer, type TestServer } from '../testkit';
 import { edgeHubOf } from './index';
 import { buildSnapshot } from './snapshot';
@@ -28,18 +29,6 @@ let doors: number[] = [];
 let otherDoor = 0;
 let schedule = 0;
 let division = 0;
-
-/** A small deterministic random source (mulberry32), so a failing series can be run again. */
-function random(seed: number) {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 beforeAll(async () => {
   s = await startTestServer();
@@ -102,7 +91,7 @@ describe("an edge controller's snapshot cut again where the index changed", () =
       return Number(r.body.id);
     };
     const groups = [await group('Cut A', [doors[0]]), await group('Cut B', doors), await group('Cut elsewhere', [otherDoor])];
-    const rnd = random(Number(process.env.CUT_SEED ?? 47));
+    const rnd = seeded(Number(process.env.CUT_SEED ?? 47));
     const pick = <T>(list: readonly T[]): T => list[Math.floor(rnd() * list.length)];
     const someOf = <T>(list: readonly T[]) => list.filter(() => rnd() < 0.5);
     let cardNo = 0;
