@@ -48,6 +48,11 @@ function referenceAndRatio(r: Json): { reference: string; ratio: string } {
       reference: `the server engine's decide() p99 ${fmt(r.reference?.serverDecideMs?.p99)} ms (100,000 identities, 1,000 doors)`,
       ratio: `edge ÷ server decision p99 ${fmt(r.ratio?.edgeToServerP99)}`,
     };
+  if (r.bench === 'decide' && r.plainMaps)
+    return {
+      reference: `decide() over plain maps (the engine alone): CPU ${fmt(r.plainMaps.decisionCpuUs)} µs a swipe, p99 ${fmt(r.plainMaps.decisionMs?.p99)} ms`,
+      ratio: `server's maps ÷ plain, CPU a swipe ${fmt(r.ratio?.serverToPlainCpu)} (information)`,
+    };
   if (r.bench === 'edgeSnapshot')
     return {
       reference: `each change's snapshots built whole (buildSnapshot) p50 ${fmt(r.reference?.wholeBuildMs?.p50)} ms`,
