@@ -101,6 +101,49 @@ describe('the built console', () => {
     expect(r.headers['cache-control']).toBe('no-cache');
   });
 
+  it('holds an asset in memory once read (issue 48: one write, not a stream of disk reads between database queries)', async () => {
+    const name = '/assets/held-Zz98Yy76.css';
+    const css = `.held { color: red; }\n`.repeat(200);
+    writeFileSync(join(dir, name), css);
+    writeFileSync(join(dir, name + '.br'), brotliCompressSync(css));
+    const first = await raw(name, { 'accept-encoding': 'br' });
+    expect(first.status).toBe(200);
+    expect(first.headers['content-type']).toBe('text/css; charset=utf-8');
+    expect(decode(first)).toBe(css);
+    // gone from the disk after its first answer, it is still sent whole, in each encoding the build wrote
+    rmSync(join(dir, name));
+    rmSync(join(dir, name + '.br'));
+    const again = await raw(name, { 'accept-encoding': 'br' });
+    expect(again.status).toBe(200);
+    expect(again.headers['content-encoding']).toBe('br');
+    expect(again.headers['cache-control']).toBe(IMMUTABLE);
+    expect(again.headers['content-security-policy']).toBe(SUBRESOURCE_CSP);
+    expect(decode(again)).toBe(css);
+    expect((await raw(name)).body.toString('utf8')).toBe(css);
+  });
+
+  it('an asset asked before it was written (a deploy under way) is found once it is there: a miss is not held', async () => {
+    const name = '/assets/late-Qq11Ww22.js';
+    expect((await raw(name)).status).toBe(404);
+    writeFileSync(join(dir, name), SCRIPT);
+    const r = await raw(name);
+    expect(r.status).toBe(200);
+    expect(r.body.toString('utf8')).toBe(SCRIPT);
+  });
+
+  it("honours the browser's encodings (q=0 refuses one) and revalidates by a tag of each representation (304)", async () => {
+    const gz = await raw(ASSET, { 'accept-encoding': 'br;q=0, gzip' });
+    expect(gz.headers['content-encoding']).toBe('gzip');
+    const br = await raw(ASSET, { 'accept-encoding': 'br' });
+    expect(br.headers.etag).toBeTruthy();
+    expect(br.headers.etag).not.toBe(gz.headers.etag);
+    const same = await raw(ASSET, { 'accept-encoding': 'br', 'if-none-match': String(br.headers.etag) });
+    expect(same.status).toBe(304);
+    expect(same.body.length).toBe(0);
+    // another representation's tag is not this one's
+    expect((await raw(ASSET, { 'accept-encoding': 'br', 'if-none-match': String(gz.headers.etag) })).status).toBe(200);
+  });
+
   it('revalidates files outside /assets/ (not content-hashed)', async () => {
     const r = await raw('/favicon.svg');
     expect(r.status).toBe(200);
