@@ -156,7 +156,7 @@ export function browserImpl(): GatehouseImpl {
         persistViews: (_, { views }) => sessionStorage.setItem(STORAGE.visitedViews, JSON.stringify(views)),
       },
     },
-    companion: { actors: createCompanionTransport() },
+    companion: { actors: createCompanionTransport({ after: openingScreenRead }) },
     cardConnector: { actors: createCardConnectorTransport() },
     alarms: {
       actors: {

@@ -12,6 +12,8 @@ export interface CompanionTransportOptions {
   /** The WebSocket constructor (the browser's; `ws` in Node tests). */
   WebSocket?: typeof WebSocket;
   random?: () => number;
+  /** Issue 48: discovery starts once this settles (the browser passes the opening screen's read, src/system/openingScreen.ts). */
+  after?: Promise<unknown>;
 }
 
 /** Fisher–Yates with an injected random source. */
@@ -28,8 +30,14 @@ export function createCompanionTransport(options: CompanionTransportOptions = {}
   const host = options.host ?? '127.0.0.1';
   const doFetch = options.fetch ?? ((...args: Parameters<typeof fetch>) => globalThis.fetch(...args));
   const random = options.random ?? Math.random;
+  const after = options.after ?? Promise.resolve();
   return {
-    shufflePorts: fromPromise<number[], ShuffleInput>(async ({ input }) => shuffle(input.ports, random)),
+    // Issue 48: a cold console's first discovery round (ten loopback requests, each refused where no companion runs)
+    // waits for the opening screen to be read, so it takes no network or processor time from what that screen waits for
+    shufflePorts: fromPromise<number[], ShuffleInput>(async ({ input }) => {
+      await after.catch(() => undefined);
+      return shuffle(input.ports, random);
+    }),
     probePort: fromPromise<unknown, ProbeInput>(async ({ input, signal }) => {
       const res = await doFetch(`http://${host}:${input.port}/api/check-port`, { signal, cache: 'no-store' });
       if (!res.ok) throw new Error(`check-port answered ${res.status}`);
