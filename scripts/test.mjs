@@ -87,8 +87,11 @@ await Promise.all([
 // Then vitest (unit, model-based and server tests) on PGlite, the server suite again on PostgreSQL, and the end-to-end
 // run, one after another, each printed as it goes. (Tried: the end-to-end run beside vitest on one worker process. It
 // took 24.5 minutes in all instead of ~26.5, but the end-to-end run slowed from 17.8 to 22.2 minutes and a PostgreSQL
-// backup test's restore ran out of its minute beside it: two minutes are not worth a CI that fails now and then.)
-async function pgliteStep() {
+// backup test's restore ran out of its minute beside it: two minutes are not worth a CI that fails now and then. Tried
+// too, on a clean clone of ea9ef13 on 2026-12-05: the PostgreSQL step beside the PGlite step. The PGlite step took 11.5
+// minutes beside the other's 7.8, against 7.6 + 3.1 one after the other the run before: no gain, and the whole run
+// 27.7 minutes.)
+if (!failedStep) {
   await step(
     'unit, model-based and server tests (PGlite)',
     bin('vitest'),
@@ -142,8 +145,9 @@ function seedE2eTemplate() {
     });
   });
 }
-/** The server suite on PostgreSQL; its output printed as it goes (`live`), or whole when it ends. */
-async function postgresStep(live) {
+let e2eTemplate = null;
+if (!failedStep && process.env.TEST_DATABASE_URL) {
+  e2eTemplate = seedE2eTemplate();
   await step(
     'server tests (PostgreSQL)',
     bin('vitest'),
@@ -162,28 +166,10 @@ async function postgresStep(live) {
     ],
     {
       env: { DATABASE_URL: process.env.TEST_DATABASE_URL },
-      live,
+      live: true,
     },
   );
   countVitest('test-results/vitest-pg.json');
-}
-let e2eTemplate = null;
-const postgres = !!process.env.TEST_DATABASE_URL;
-// TEST_PG_BESIDE=1: the PostgreSQL step beside the PGlite step instead of after it (its output printed whole when it
-// ends), the end-to-end template seeded beside both. Not the default: not measured on a whole clean-clone run yet. Why
-// it may pay: neither step keeps both cores busy (2026-12-02: 596 s of processor time in 365 s on PGlite, 150 s in
-// 135 s on PostgreSQL beside the database's own), and one after the other they took 7.6 + 3.1 minutes on 2026-12-05.
-// What to watch: the timed tests (the OSDP line's files run at a higher priority, linePriority.setup.ts), a backup's
-// restore within its minute
-if (!failedStep && postgres && process.env.TEST_PG_BESIDE) {
-  e2eTemplate = seedE2eTemplate();
-  await Promise.all([pgliteStep(), postgresStep(false)]);
-} else {
-  if (!failedStep) await pgliteStep();
-  if (!failedStep && postgres) {
-    e2eTemplate = seedE2eTemplate();
-    await postgresStep(true);
-  }
 }
 const seeded = await e2eTemplate;
 if (!failedStep) {
