@@ -11,6 +11,9 @@ export const selectOpenAlarms = (s: AlarmsSnapshot): Event[] => {
   return sorted;
 };
 export const selectAlarmCount = (s: AlarmsSnapshot) => s.context.alarms.length;
+/** Whether the open alarms are known: the feed has had its first list from the server since the session began (until
+ *  then an empty list means "not read yet", never "none open"). */
+export const selectAlarmsKnown = (s: AlarmsSnapshot) => s.context.baselined;
 export const selectUnacknowledgedCount = (s: AlarmsSnapshot) => s.context.alarms.filter((a) => !a.acknowledge).length;
 /** The count the server last broadcast on /alarmcount; the local count when none was heard. */
 export const selectServerAlarmCount = (s: AlarmsSnapshot) => s.context.serverCount ?? s.context.alarms.length;

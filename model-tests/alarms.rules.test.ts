@@ -19,6 +19,7 @@ import {
   selectAlarmCommands,
   selectAlarmCount,
   selectAlarmError,
+  selectAlarmsKnown,
   selectAlarmNotices,
   selectIsCommandBusy,
   selectIsSyncing,
@@ -407,6 +408,16 @@ describe('the alarms machine: the feed', () => {
       ],
     });
     expect(selectIsSyncing(t.snap())).toBe(true);
+  });
+  it('the open alarms are known only once the first list came: an empty list before it is not "none open"; a sign-out forgets it', () => {
+    const t = start();
+    expect(selectAlarmsKnown(t.snap())).toBe(false);
+    t.send({ type: 'event.received', event: ev({ id: 1 }) }); // a live alarm alone does not say what else is open
+    expect(selectAlarmsKnown(t.snap())).toBe(false);
+    t.send({ type: 'alarms.synced', alarms: [] });
+    expect(selectAlarmsKnown(t.snap())).toBe(true);
+    t.send({ type: 'session.ended' });
+    expect(selectAlarmsKnown(t.snap())).toBe(false);
   });
   it('an alarm acknowledged before its gather window ends is not noticed; one acknowledged on the board leaves it', () => {
     const t = start();

@@ -414,6 +414,7 @@ export const zhText: Record<string, string> = {
   'Open alarms by priority': '按优先级统计的未处理报警',
   '{n} open': '{n} 条未处理',
   'No open alarms.': '没有未处理的报警。',
+  'Loading open alarms…': '正在加载未处理的报警…',
   'Alarms per hour': '每小时报警数',
   '{n} in 24 h': '24 小时内 {n} 条',
   'Events per hour': '每小时事件数',

@@ -7,7 +7,7 @@ import { Link } from 'react-router-dom';
 import { Card, HTMLTable, Icon, Spinner, Tag, type IconName } from '@blueprintjs/core';
 import { useSelector } from '@xstate/react';
 import { auditActionWords, auditEntityWords, formatNumber, hasPrivilege, PRIV, type DashboardSummary } from '../../../contract';
-import { selectOpenByPriority } from '../../../machines/alarms.selectors';
+import { selectAlarmsKnown, selectOpenByPriority } from '../../../machines/alarms.selectors';
 import { selectHeldPrivileges } from '../../../machines/session.selectors';
 import { countDoors, doorStateOf } from '../configure/doorStatus';
 import { useLiveDoors } from '../configure/useLiveDoors';
@@ -63,12 +63,23 @@ function Widget({ id, data }: { id: string; data: DashboardSummary }) {
   const held = useSelector(useSystemActor('session'), selectHeldPrivileges);
   // open alarms by priority follow the alarms actor (live); the server's answer says whether to show them at all
   const byPriority = useSelector(useSystemActor('alarms'), selectOpenByPriority);
+  const alarmsKnown = useSelector(useSystemActor('alarms'), selectAlarmsKnown);
   switch (id) {
     case 'doorStatus':
       return data.doorsByState ? <DoorStatusWidget /> : null;
     case 'alarmsByPriority': {
       if (!data.alarmsByPriority) return null;
       const total = byPriority.reduce((n, p) => n + p.count, 0);
+      // until the live feed has read the open alarms (its connection comes after the opening screen), no count and never
+      // "No open alarms": an operator must not be told none are open before it is known
+      if (!alarmsKnown)
+        return (
+          <ChartCard id={id} icon="warning-sign" title={tx('Open alarms by priority')} to="/monitor/alarms">
+            <p className="bp6-text-muted" aria-busy="true" data-testid="alarms-by-priority-loading">
+              {tx('Loading open alarms…')}
+            </p>
+          </ChartCard>
+        );
       return (
         <ChartCard id={id} icon="warning-sign" title={tx('Open alarms by priority')} to="/monitor/alarms" aside={tx('{n} open', { n: total })}>
           {total === 0 ? (
