@@ -100,7 +100,8 @@ export const SUBRESOURCE_HEADERS: Readonly<Record<string, string>> = {
 /** One built asset as it is sent: its bytes in each encoding the build wrote, read once (see `assetHeld`). */
 interface HeldAsset {
   type: string;
-  etag: string;
+  /** the file's name and length; a representation's tag adds its encoding */
+  tag: string;
   bytes: { identity: Buffer; br?: Buffer; gzip?: Buffer };
 }
 const ENCODINGS = new Negotiator({ supportedValues: ['br', 'gzip', 'identity'], cache: new Map() });
@@ -124,7 +125,7 @@ function assetHolder(staticDir: string) {
     const type = mime.getType(file) ?? 'application/octet-stream';
     const utf8 = /^text\/|javascript|json|xml|svg/.test(type);
     const tag = rel.slice(ASSETS_PREFIX.length - 1).replace(/[^\w.-]/g, '');
-    return { type: utf8 ? `${type}; charset=utf-8` : type, etag: `"${tag}-${identity.length}"`, bytes: { identity, br, gzip } };
+    return { type: utf8 ? `${type}; charset=utf-8` : type, tag: `${tag}-${identity.length}`, bytes: { identity, br, gzip } };
   };
   return (rel: string): Promise<HeldAsset | null> => {
     let found = held.get(rel);
@@ -207,7 +208,7 @@ export async function webDelivery(app: FastifyInstance, opts: WebOptions) {
           const encoding = (ENCODINGS.negotiate(String(req.headers['accept-encoding'] ?? 'identity')) ?? 'identity') as keyof HeldAsset['bytes'];
           const sent = encoding !== 'identity' && held.bytes[encoding] ? encoding : 'identity';
           // one tag per representation: the brotli and the plain bytes of a file are not the same answer
-          const etag = `${held.etag.slice(0, -1)}-${sent}"`;
+          const etag = `"${held.tag}-${sent}"`;
           reply.header('cache-control', IMMUTABLE).header('vary', 'accept-encoding').header('etag', etag).type(held.type);
           if (req.headers['if-none-match'] === etag) return reply.code(304).send();
           if (sent !== 'identity') reply.header('content-encoding', sent);
