@@ -131,6 +131,15 @@ describe('the built console', () => {
     expect(r.body.toString('utf8')).toBe(SCRIPT);
   });
 
+  it('an asset name with a NUL, a lone surrogate, a climb out of /assets/ or past any length is refused (4xx), never a 500', async () => {
+    for (const path of ['/assets/a%00b.js', '/assets/%ED%A0%80.js', '/assets/%2e%2e%2f%2e%2e%2fetc%2fpasswd', `/assets/${'x'.repeat(5000)}.js`]) {
+      const r = await raw(path, { accept: '*/*', 'accept-encoding': 'br' });
+      // a lone surrogate is refused by Fastify's own URL decoding (400) before any route; the others are no file (404)
+      expect(r.status, path).toBe(path.includes('%ED') ? 400 : 404);
+      expect(r.headers['content-type'], path).toMatch(/json/);
+    }
+  });
+
   it("honours the browser's encodings (q=0 refuses one) and revalidates by a tag of each representation (304)", async () => {
     const gz = await raw(ASSET, { 'accept-encoding': 'br;q=0, gzip' });
     expect(gz.headers['content-encoding']).toBe('gzip');
