@@ -4,7 +4,7 @@ import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { openPglite } from './db/db';
 import { writeSeededPgliteImage } from './testkit';
-import { seededImage } from './testImage';
+import { seededImage, seededImageFs } from './testImage';
 
 describe("the server tests' seeded image", () => {
   it('opens as the seeded database, its bytes left as they were, with its log early in its one segment (no next segment written)', async () => {
@@ -31,6 +31,38 @@ describe("the server tests' seeded image", () => {
       expect(rows[0].identities).toBeGreaterThan(0);
     } finally {
       await db.close();
+      own?.remove();
+    }
+  });
+
+  it("as the test servers open it (its files shared until written): one server's writes reach neither the image nor the next server's database", async () => {
+    const own = process.env.GATEHOUSE_TEST_PGLITE_IMAGE ? null : await writeSeededPgliteImage();
+    const file = own?.file ?? process.env.GATEHOUSE_TEST_PGLITE_IMAGE!;
+    const digest = async () =>
+      createHash('sha256')
+        .update(new Uint8Array(await seededImage(file).arrayBuffer()))
+        .digest('hex');
+    const before = await digest();
+    const names = (db: Awaited<ReturnType<typeof openPglite>>) =>
+      db.query<{ n: number }>(`select count(*)::int as n from identities where first_name like '%-written'`);
+    try {
+      const first = await openPglite('memory://', seededImageFs(file));
+      try {
+        // written through the log and, checkpointed, into the tables' own files
+        await first.query(`update identities set first_name = first_name || '-written'`);
+        await first.query('checkpoint');
+        expect((await names(first)).rows[0].n).toBeGreaterThan(0);
+      } finally {
+        await first.close();
+      }
+      expect(await digest(), 'the image bytes after a server wrote').toBe(before);
+      const second = await openPglite('memory://', seededImageFs(file));
+      try {
+        expect((await names(second)).rows[0].n).toBe(0);
+      } finally {
+        await second.close();
+      }
+    } finally {
       own?.remove();
     }
   });

@@ -1,6 +1,6 @@
 // One small database interface over two engines with the same SQL: PGlite (embedded, default) and
 // PostgreSQL through `pg` when DATABASE_URL is set.
-import { PGlite } from '@electric-sql/pglite';
+import { MemoryFS, PGlite } from '@electric-sql/pglite';
 import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
 import pg from 'pg';
 import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -83,11 +83,13 @@ const turn = () => new Promise<void>((resolve) => setImmediate(resolve));
 
 /**
  * `image`: start from a data directory dumped by `dumpPglite` instead of an empty one (the server tests start from one
- * migrated and seeded image, about 0.5 s, instead of PGlite's initdb, migrations and seed, about 3.5 s each).
+ * migrated and seeded image, about 0.5 s, instead of PGlite's initdb, migrations and seed, about 3.5 s each), or, in
+ * memory, from a file system that holds one already (server/testImage.ts `seededImageFs`: the image not unpacked again).
  */
-export async function openPglite(dataDir: string, image?: Blob, opts: { minFreeBytes?: number } = {}): Promise<Db> {
+export async function openPglite(dataDir: string, image?: Blob | MemoryFS, opts: { minFreeBytes?: number } = {}): Promise<Db> {
   // pg_trgm: the identity list's text search walks a trigram index (migration 023)
-  const options = { extensions: { pg_trgm }, startParams: pgliteStartParams(), ...(image ? { loadDataDir: image } : {}) };
+  const from = image instanceof MemoryFS ? { fs: image } : image ? { loadDataDir: image } : {};
+  const options = { extensions: { pg_trgm }, startParams: pgliteStartParams(), ...from };
   // a new data directory: PGlite's initdb leaves its memory at 400–800 MB (it varies from run to run) and that memory
   // never shrinks; closed and opened again, the server starts with the 250–400 MB that serving needs
   if (!image && !dataDir.includes('://') && !existsSync(join(dataDir, 'PG_VERSION'))) await (await PGlite.create(dataDir, options)).close();
