@@ -6,6 +6,7 @@
 // server of this spec's own cost one more start, 9 s of processor time and at load 11 about a minute and a half of
 // the worker's time (2026-12-04).
 import { expect, test } from './fixtures';
+import { SOCKET_RECONNECT_MS } from '../contract/constants';
 import { signIn } from './helpers';
 
 test('stop the server mid-stream, restart it: the console reconnects and resyncs events and alarms', async ({ page, request, server }) => {
@@ -31,6 +32,9 @@ test('stop the server mid-stream, restart it: the console reconnects and resyncs
   const event = await forced.json();
   await expect(page.getByTestId('event-row').filter({ hasText: event.message })).toHaveCount(0);
 
+  // the console's 5 s wait before it reconnects (machines/socket.ts) run out at once instead of in real time (about 4 s of
+  // it were left), then time flows again
+  await page.clock.fastForward(SOCKET_RECONNECT_MS);
   await page.clock.resume();
   await expect(status).toHaveText('connected', { timeout: 30_000 });
   // the missed event joins the live list without a reload
@@ -45,6 +49,7 @@ test('stop the server mid-stream, restart it: the console reconnects and resyncs
 
 test('a history load the server never answered is read again once the console is back', async ({ page, request, server }) => {
   test.setTimeout(120_000);
+  await page.clock.install(); // real time flows; the reconnect wait is run out below
   const at = (path: string) => `${server.url}${path}`;
   await signIn(page, 'operator', undefined, server.url);
   // the events screen's reads of the history are cut off, as by a server going away under it: every one while
@@ -69,6 +74,8 @@ test('a history load the server never answered is read again once the console is
   await expect(status).not.toHaveText('connected');
   cutting = false;
   await server.start();
+  // the console tried every 5 s while the server was away: its next try now, not up to 5 s of real time later
+  await page.clock.fastForward(SOCKET_RECONNECT_MS);
   await expect(status).toHaveText('connected', { timeout: 30_000 });
   await expect(page.getByTestId('event-row').filter({ hasText: newest.message }).first()).toBeVisible();
 });
