@@ -19,16 +19,9 @@
 // that never saw the console fetches) asks for a new context (`test.use({ freshContext: true })`); contexts are kept
 // per options (`test.use({ viewport })` gets one of its own).
 import { test as base, type Browser, type BrowserContext, type BrowserContextOptions, type CDPSession, type Disposable, type Page } from '@playwright/test';
-import { ownServer, type OwnServer } from './server';
+import { ownServer, WORKER_ENV, type OwnServer } from './server';
 
 export * from '@playwright/test';
-
-/**
- * What the worker's server runs with beyond ownServer's own settings: a momentary unlock lasts two minutes; a web hook
- * delivery that failed is tried again after 200 ms, then 400 ms (the server's own default under E2E=1 is 1 s, then
- * 2 s: e2e/webhooks.spec.ts waited those 3 s out for its third try).
- */
-const WORKER_ENV = { DOOR_MOMENTARY_MS: '120000', WEBHOOK_BACKOFF_MS: '200' };
 
 interface Kept {
   context: BrowserContext;

@@ -1,13 +1,15 @@
 // A server of its own: each Playwright worker has one (e2e/fixtures.ts), and specs that stop and restart a server
 // start another; same entry point as `npm start`, its own port and data directory, the built console from E2E_DIST or dist/.
 import { spawn, type ChildProcess } from 'node:child_process';
-import { cpSync, mkdirSync, openSync, readFileSync, rmSync, statSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { cpSync, existsSync, mkdirSync, openSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { join, relative, resolve } from 'node:path';
 import { createServer, type AddressInfo } from 'node:net';
 
 export interface OwnServer {
   url: string;
   dataDir: string;
+  /** The running server's process (the leader of its process group), or null while it is stopped. */
+  readonly pid: number | null;
   stop: () => Promise<void>;
   start: () => Promise<void>;
   /** Stops it as `npm start`'s server stops on Ctrl-C (SIGTERM: its database closed cleanly, so it can be copied). */
@@ -39,10 +41,79 @@ function freePort(): Promise<number> {
 export const TEMPLATE_ENV = 'E2E_SEEDED_TEMPLATE';
 const witnessOf = (dataDir: string) => `${dataDir}-witness`;
 
+/**
+ * What a worker's server (e2e/fixtures.ts) runs with beyond ownServer's own settings: a momentary unlock lasts two
+ * minutes; a web hook delivery that failed is tried again after 200 ms, then 400 ms (the server's own default under
+ * E2E=1 is 1 s, then 2 s: e2e/webhooks.spec.ts waited those 3 s out for its third try).
+ */
+export const WORKER_ENV = { DOOR_MOMENTARY_MS: '120000', WEBHOOK_BACKOFF_MS: '200' };
+
+/**
+ * Servers started ahead of Playwright (e2e/prestart.ts: `npm test` starts the workers' servers beside the server
+ * suite's PostgreSQL step, where the processor has room, instead of at the start of the end-to-end run, where both
+ * workers' servers and browsers start at once): by name, as a worker's fixture would have started them, with the same
+ * settings, from the same seeded template. A server is taken once (its claim file); a worker started again after a
+ * failure finds it disposed of and starts its own, as before.
+ */
+export const PRESTARTED_ENV = 'E2E_PRESTARTED';
+export interface Prestarted {
+  name: string;
+  port: number;
+  dataDir: string;
+  pid: number;
+}
+/** Whether a process exists (one that ended and waits for its parent to reap it, a zombie, too: a server starting on
+ *  its data directory would take it for the holder, server/db/db.ts `dataDirHolder`). */
+const exists = (pid: number) => {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+};
+/** Whether a process runs (a zombie does not). */
+const alive = (pid: number) => {
+  if (!exists(pid)) return false;
+  try {
+    return readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]?.[0] !== 'Z';
+  } catch {
+    return true; // no /proc: the signal's answer
+  }
+};
+/** The server started ahead under `name`, claimed for this worker; null when there is none (left to be started). */
+async function claimPrestarted(name: string): Promise<Prestarted | null> {
+  let all: Prestarted[];
+  try {
+    all = JSON.parse(process.env[PRESTARTED_ENV] ?? '[]') as Prestarted[];
+  } catch {
+    return null;
+  }
+  const p = all.find((x) => x.name === name);
+  if (!p || !alive(p.pid) || !existsSync(p.dataDir)) return null;
+  try {
+    writeFileSync(`${p.dataDir}-claimed`, String(process.pid), { flag: 'wx' }); // once: never two workers on one server
+  } catch {
+    return null;
+  }
+  try {
+    if ((await fetch(`http://127.0.0.1:${p.port}/api/health`)).ok) return p;
+  } catch {
+    /* not answering: not used */
+  }
+  try {
+    process.kill(-p.pid, 'SIGKILL');
+  } catch {
+    /* gone already */
+  }
+  return null;
+}
+
 export async function ownServer(name: string, extraEnv: Record<string, string> = {}): Promise<OwnServer> {
-  let port = await freePort();
+  const ahead = await claimPrestarted(name);
+  let port = ahead?.port ?? (await freePort());
   let url = `http://127.0.0.1:${port}`;
-  let dataDir = `.tmp/e2e-${name}-${port}`;
+  let dataDir = ahead ? relative(process.cwd(), ahead.dataDir) : `.tmp/e2e-${name}-${port}`;
   const envOf = () => ({
     ...process.env,
     PORT: String(port),
@@ -68,8 +139,10 @@ export async function ownServer(name: string, extraEnv: Record<string, string> =
       rmSync(join(dataDir, 'gatehouse-server.pid'), { force: true }); // (removed as the template's server ended: never another's mark)
     }
   };
-  fresh();
+  if (!ahead) fresh();
   let child: ChildProcess | null = null;
+  /** The process group of a server started ahead by another process: not a child of this one. */
+  let adopted: number | null = ahead?.pid ?? null;
   /** Starts the server and waits until it is up: its own log says it listens on its port (a health answer alone may
    *  come from another process on the port) and the health check answers. False when the process ended first. */
   async function startOnce(): Promise<boolean> {
@@ -100,6 +173,19 @@ export async function ownServer(name: string, extraEnv: Record<string, string> =
     if (!(await startOnce())) throw new Error(`${name} server on ${url} ended while starting: see test-results/servers/${name}-${port}.log`);
   }
   async function stop(signal: NodeJS.Signals = 'SIGKILL') {
+    if (adopted !== null) {
+      const pid = adopted;
+      adopted = null;
+      try {
+        process.kill(-pid, signal);
+      } catch {
+        return; // gone already
+      }
+      // not this process's child: no exit event, so asked until it is gone and reaped by its parent (e2e/prestart.ts,
+      // which waits for its servers), its pid then free, or at most 20 s
+      for (const until = Date.now() + 20_000; exists(pid) && Date.now() < until;) await new Promise((r) => setTimeout(r, 50));
+      return;
+    }
     const c = child;
     if (!c || c.exitCode !== null) return;
     const exited = new Promise((r) => c.once('exit', r));
@@ -109,11 +195,11 @@ export async function ownServer(name: string, extraEnv: Record<string, string> =
   }
   async function dispose() {
     await stop();
-    for (const dir of [dataDir, `${dataDir}-backups`, `${dataDir}-witness`]) rmSync(dir, { recursive: true, force: true });
+    for (const dir of [dataDir, `${dataDir}-backups`, `${dataDir}-witness`, `${dataDir}-claimed`]) rmSync(dir, { recursive: true, force: true });
   }
   // the first start may find its port taken after all (another process bound it between the probe and the start): a
   // new port, up to three times; a restart keeps its port (its address is the test's)
-  for (let attempt = 1; !(await startOnce()); attempt++) {
+  for (let attempt = 1; !ahead && !(await startOnce()); attempt++) {
     if (attempt === 3) throw new Error(`${name} server ended while starting three times: see test-results/servers/${name}-*.log`);
     fresh();
     port = await freePort();
@@ -121,5 +207,15 @@ export async function ownServer(name: string, extraEnv: Record<string, string> =
     dataDir = `.tmp/e2e-${name}-${port}`;
     fresh();
   }
-  return { url, dataDir: resolve(dataDir), stop: () => stop(), start, close: () => stop('SIGTERM'), dispose };
+  return {
+    url,
+    dataDir: resolve(dataDir),
+    get pid() {
+      return adopted ?? child?.pid ?? null;
+    },
+    stop: () => stop(),
+    start,
+    close: () => stop('SIGTERM'),
+    dispose,
+  };
 }

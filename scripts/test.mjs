@@ -145,9 +145,60 @@ function seedE2eTemplate() {
     });
   });
 }
+/**
+ * The Playwright workers' servers, started from the seeded template beside the PostgreSQL step too (e2e/prestart.ts,
+ * e2e/server.ts `PRESTARTED_ENV`): at the start of the end-to-end step each worker started its own, both at once
+ * and beside both browsers starting, 12 s before the first server listened in the clean-clone CI of 2026-12-05. Its
+ * servers as e2e/prestart.ts printed them, and the process that holds them; null when it failed (then each worker
+ * starts its own, as before).
+ */
+function prestartE2eServers(template) {
+  return new Promise((resolve) => {
+    const out = [];
+    const child = spawn(process.execPath, ['--import', 'tsx', 'e2e/prestart.ts'], {
+      stdio: ['ignore', 'pipe', 'pipe'],
+      env: { ...process.env, E2E_SEEDED_TEMPLATE: template },
+    });
+    let done = false;
+    child.stdout.on('data', (d) => {
+      out.push(d);
+      const line = Buffer.concat(out)
+        .toString()
+        .split('\n')
+        .find((l) => l.startsWith('['));
+      if (line && !done) {
+        done = true;
+        resolve({ servers: JSON.parse(line), holder: child });
+      }
+    });
+    child.stderr.on('data', (d) => out.push(d));
+    child.on('error', () => !done && ((done = true), resolve(null)));
+    child.on('close', (code) => {
+      if (done) return;
+      done = true;
+      console.log(`\n(the end-to-end servers were not started ahead, exit ${code}; each worker starts its own)\n${Buffer.concat(out).toString().trim()}`);
+      resolve(null);
+    });
+  });
+}
+/** Whatever is left of the servers started ahead (a worker that never ran, a step that failed), and their directories. */
+function stopPrestarted(prestarted) {
+  if (!prestarted) return;
+  for (const s of prestarted.servers) {
+    try {
+      process.kill(-s.pid, 'SIGKILL');
+    } catch {
+      /* stopped by its worker */
+    }
+    for (const dir of [s.dataDir, `${s.dataDir}-witness`, `${s.dataDir}-backups`, `${s.dataDir}-claimed`]) rmSync(dir, { recursive: true, force: true });
+  }
+  prestarted.holder.kill();
+}
 let e2eTemplate = null;
+let e2eServers = null;
 if (!failedStep && process.env.TEST_DATABASE_URL) {
   e2eTemplate = seedE2eTemplate();
+  e2eServers = e2eTemplate.then((dir) => (dir ? prestartE2eServers(dir) : null));
   await step(
     'server tests (PostgreSQL)',
     bin('vitest'),
@@ -172,13 +223,19 @@ if (!failedStep && process.env.TEST_DATABASE_URL) {
   countVitest('test-results/vitest-pg.json');
 }
 const seeded = await e2eTemplate;
+const prestarted = await e2eServers;
 if (!failedStep) {
-  // Playwright's global setup takes the seeded template and removes it at the end
-  await step('end-to-end (chromium)', bin('playwright'), ['test'], { live: true, env: seeded ? { E2E_SEEDED_TEMPLATE: seeded } : {} });
+  // Playwright's global setup takes the seeded template and removes it at the end; each worker takes its server started
+  // ahead and stops it at its end
+  await step('end-to-end (chromium)', bin('playwright'), ['test'], {
+    live: true,
+    env: { ...(seeded ? { E2E_SEEDED_TEMPLATE: seeded } : {}), ...(prestarted ? { E2E_PRESTARTED: JSON.stringify(prestarted.servers) } : {}) },
+  });
   countPlaywright('test-results/playwright.json');
 } else if (seeded) {
   for (const dir of [seeded, `${seeded}-witness`, `${seeded}-backups`]) rmSync(dir, { recursive: true, force: true });
 }
+stopPrestarted(prestarted);
 console.log(`\nminutes per step (the CI budget is 25 in all; the source checks and the build run side by side): ${took.join('; ')}`);
 writeFileSync('test-results/flaky.txt', flaky.map((f) => `${f}\n`).join(''));
 for (const f of flaky) console.log(`flaky: ${f}`);
