@@ -7,7 +7,7 @@ import { chmodSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writ
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { API, autoBackupResource, backupTakenAt, fill, type Sentence } from '../../contract';
 import { openPglite } from '../db/db';
 import { startTestServer, type TestServer } from '../testkit';
@@ -406,13 +406,21 @@ if (pglite)
         // automatic backups beyond the kept number are deleted, the others stay
         const auto = join(root, 'auto');
         const again = await openPglite(data);
-        for (let i = 0; i < 3; i++) {
-          await takeBackup(again, auto, 'auto', null);
-          // deliberate: a backup's id starts with its second (newBackupId) and pruning keeps the newest ids, so each
-          // automatic backup is taken in a second of its own; a time the code measures, not an event waited for
-          await new Promise((r) => setTimeout(r, 1100));
+        // a backup's id starts with its second (newBackupId) and pruning keeps the newest ids, so each automatic backup
+        // is taken in a second of its own: the clock the code reads (Date alone, timers run as they do) moved on a
+        // second between them, where the test slept 1.1 s of real time for each
+        const from = Date.now();
+        vi.useFakeTimers({ toFake: ['Date'], now: from });
+        try {
+          for (let i = 0; i < 3; i++) {
+            vi.setSystemTime(from + i * 1000);
+            await takeBackup(again, auto, 'auto', null);
+          }
+          vi.setSystemTime(from + 3000);
+          await takeBackup(again, auto, 'manual', 'test');
+        } finally {
+          vi.useRealTimers();
         }
-        await takeBackup(again, auto, 'manual', 'test');
         await again.close();
         const autos = listBackups(auto)
           .filter((b) => b.kind === 'auto')
