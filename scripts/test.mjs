@@ -2,6 +2,7 @@
 // (on PGlite, and again on PostgreSQL when TEST_DATABASE_URL is set, as .ci/run does), then the end-to-end suite in Debian chromium.
 import { spawn } from 'node:child_process';
 import { readFileSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { dirname } from 'node:path';
 import { failureLines, flakyTests, slowestTests } from './flaky.mjs';
 
 const totals = { passed: 0, failed: 0, skipped: 0 };
@@ -75,6 +76,27 @@ if (ci) {
 mkdirSync('test-results', { recursive: true });
 /** A tool of node_modules/.bin, started as it is (npx looked it up again every time, a second of processor time each). */
 const bin = (tool) => `node_modules/.bin/${tool}`;
+/**
+ * The server tests' seeded PGlite image (server/writeTestImage.ts), written beside the source checks: made by the PGlite
+ * step's global setup, it was about 9 s of one thread while vitest's forks waited for it. Its file, or null when it
+ * failed (then the global setup makes it, as before).
+ */
+function writeTestImage() {
+  return new Promise((resolve) => {
+    const out = [];
+    const said = [];
+    const child = spawn(process.execPath, ['--import', 'tsx', 'server/writeTestImage.ts'], { stdio: ['ignore', 'pipe', 'pipe'] });
+    child.stdout.on('data', (d) => (out.push(d), said.push(d)));
+    child.stderr.on('data', (d) => out.push(d));
+    child.on('error', () => resolve(null));
+    child.on('close', (code) => {
+      if (code === 0) return resolve(Buffer.concat(said).toString().trim().split('\n').at(-1));
+      console.log(`\n(the server tests' image was not written ahead, exit ${code}; the global setup writes it)\n${Buffer.concat(out).toString().trim()}`);
+      resolve(null);
+    });
+  });
+}
+const testImage = writeTestImage();
 // First the steps that only read the sources, side by side (each is mostly one thread: together they take the time of
 // the longest, not the sum), the console's build among them; each one's output is printed whole when it ends.
 await Promise.all([
@@ -91,15 +113,17 @@ await Promise.all([
 // too, on a clean clone of ea9ef13 on 2026-12-05: the PostgreSQL step beside the PGlite step. The PGlite step took 11.5
 // minutes beside the other's 7.8, against 7.6 + 3.1 one after the other the run before: no gain, and the whole run
 // 27.7 minutes.)
+const image = await testImage;
 if (!failedStep) {
   await step(
     'unit, model-based and server tests (PGlite)',
     bin('vitest'),
     ['run', '--reporter=default', '--reporter=json', '--outputFile.json=test-results/vitest.json'],
-    { env: { DATABASE_URL: '' }, live: true },
+    { env: { DATABASE_URL: '', ...(image ? { GATEHOUSE_TEST_PGLITE_IMAGE: image } : {}) }, live: true },
   );
   countVitest('test-results/vitest.json');
 }
+if (image) rmSync(dirname(image), { recursive: true, force: true }); // (the PostgreSQL step has a template database instead)
 /**
  * Server test files that never touch PostgreSQL: crash.test.ts starts `server/main.ts` with DATABASE_URL '' (the kill -9
  * guarantee is the embedded database's), pgliteSettings.test.ts opens PGlite itself, testImage.test.ts looks at the PGlite

@@ -1,7 +1,7 @@
 // A real server on a free port over a real database for the server tests: PGlite in memory, or, when
 // DATABASE_URL is set (CI's second run), a fresh PostgreSQL database per test file, dropped afterwards.
 import { randomBytes } from 'node:crypto';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { Agent, request } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -48,6 +48,9 @@ export async function prepareTestDatabases(): Promise<() => Promise<void>> {
       await adminQuery(url, `drop database if exists ${name} with (force)`);
     };
   }
+  const ahead = process.env[IMAGE_ENV];
+  // made ahead (npm test writes it beside the source checks, server/writeTestImage.ts) and removed by whoever made it
+  if (ahead && existsSync(ahead)) return async () => {};
   const { file, remove } = await writeSeededPgliteImage();
   process.env[IMAGE_ENV] = file;
   return async () => {
