@@ -15,9 +15,16 @@ async function headers(page: Page) {
 test('a cold dashboard asks what it waits for once each, early, from the entry (issue 48, src/api/early.ts)', async ({ page }) => {
   const asked: { path: string; by: string }[] = [];
   const probed: number[] = []; // when the desktop companion's discovery asked a loopback port (Date.now())
+  const order: string[] = []; // the console's chunk in, the opening screen's chunk and figures asked, as the browser said
   page.on('request', (r) => {
-    if (r.method() === 'GET') asked.push({ path: new URL(r.url()).pathname, by: r.resourceType() });
-    if (new URL(r.url()).pathname === '/api/check-port') probed.push(Date.now());
+    const path = new URL(r.url()).pathname;
+    if (r.method() === 'GET') asked.push({ path, by: r.resourceType() });
+    if (path === '/api/check-port') probed.push(Date.now());
+    if (/^\/assets\/DashboardScreen-[\w-]+\.js$/.test(path)) order.push('screen chunk asked');
+    if (path === '/event/manage/dashboard') order.push('figures asked');
+  });
+  page.on('requestfinished', (r) => {
+    if (/^\/assets\/console-[\w-]+\.js$/.test(new URL(r.url()).pathname)) order.push('console chunk in');
   });
   await signIn(page, 'operator', { at: '/dashboard' });
   await expect(page.getByTestId('dash-counts')).toBeVisible();
@@ -30,6 +37,10 @@ test('a cold dashboard asks what it waits for once each, early, from the entry (
     figures: ['fetch'],
     handover: ['fetch'],
   });
+  // the figures are asked once the console's code is in (on the embedded database their queries hold the server's one
+  // thread: the console's chunk asked beside them came after them), and the screen's chunk before them
+  expect(order.indexOf('figures asked'), order.join(', ')).toBe(order.length - 1);
+  expect([...order].sort(), order.join(', ')).toEqual(['console chunk in', 'figures asked', 'screen chunk asked']);
   // and the console marks when its opening screen has its first answers drawn (bench/firstload.ts times it by that mark)
   await expect.poll(() => page.evaluate(() => performance.getEntriesByName('gatehouse:opening-screen-read', 'mark').length), { timeout: 15_000 }).toBe(1);
   // the companion's discovery (ten refused loopback requests where none runs) waits for that mark, so it takes nothing

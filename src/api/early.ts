@@ -29,7 +29,7 @@ export const EARLY_PRIVILEGES = { dashboard: '0.1', handoverView: '0.2.6.0' } as
 /** The routes that open on the dashboard (src/app/routeTable.ts: '/' leads to DASHBOARD). */
 const DASHBOARD_PATHS = ['/', '/dashboard'];
 /** Whether a console opened at `path` opens on the dashboard. */
-const opensOnDashboard = (path: string): boolean => DASHBOARD_PATHS.includes(path);
+export const opensOnDashboard = (path: string): boolean => DASHBOARD_PATHS.includes(path);
 
 interface Early {
   at: number;
@@ -73,12 +73,13 @@ export function forgetEarly(): void {
 
 /**
  * What a signed-in console opening on `path` reads first, asked now with the stored `token`: /me, and once it answered
- * (the privileges are in it), the dashboard's figures and the shift handover the session may read.
+ * (the privileges are in it) and `codeIn` settled (the console's code is in: src/main.tsx says why), the dashboard's
+ * figures and the shift handover the session may read.
  */
-export function startEarlyReads(path: string, token: string): void {
+export function startEarlyReads(path: string, token: string, codeIn: Promise<unknown> = Promise.resolve()): void {
   const me = readEarly(EARLY_PATHS.me, token);
   if (!opensOnDashboard(path)) return;
-  void me.then((answer) => {
+  void Promise.all([me, codeIn.catch(() => undefined)]).then(([answer]) => {
     const held = answer ? heldOf(answer.body) : null;
     if (!held) return;
     if (held.has(EARLY_PRIVILEGES.dashboard)) void readEarly(EARLY_PATHS.dashboard, token);

@@ -38,6 +38,8 @@ export function startConsole(): Promise<void> {
     .then(() => void consoleWiring.getSystem())
     .then(nextTask);
 }
+/** Settles once the opening screen has what it reads first (src/system/openingScreen.ts). */
+export const openingScreenRead: Promise<void> = consoleWiring.openingScreenRead;
 // issue 48: the large icons once the opening screen has what it reads (src/app/icons.ts)
 void consoleWiring.openingScreenRead.then(installLargeIcons).catch(() => undefined);
 // issue 48: the header's and the tabs' menus and tips (floating-ui) then too, unless one was used first (src/ui/LazyPopover.tsx)
