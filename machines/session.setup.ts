@@ -67,7 +67,8 @@ export const sessionSetup = setup({
   actions: {
     // Effects on the world; src/system/browser.ts provides the browser's, tests and replay their own.
     storeSession: (_, _params: StoredSession) => {},
-    clearStoredSession: () => {},
+    /** `token`: the session ending here; a stored session that is another's (another tab's newer one) is left. */
+    clearStoredSession: (_, _params?: { token: string | null }) => {},
     callLogout: (_, _params: { token: string | null }) => {},
     /** Issue 49: the browser leaves for an identity provider's sign-in, through the server's start path. */
     goToProvider: (_, _params: { url: string }) => {},
@@ -146,7 +147,7 @@ export const sessionSetupWithEnd = sessionSetup.extend({
     }),
     endSession: sessionSetup.enqueueActions(({ context, enqueue, system }) => {
       enqueue({ type: 'callLogout', params: { token: context.token } });
-      enqueue('clearStoredSession');
+      enqueue({ type: 'clearStoredSession', params: { token: context.token } });
       for (const id of SESSION_LISTENERS) {
         const ref = system.get(id);
         if (ref) enqueue.sendTo(ref, { type: 'session.ended' });

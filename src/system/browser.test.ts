@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { clearSession, readStoredViews, writeSession } from './browser';
-import { GRANTS, TOKEN_A, USER } from '../../model-tests/fixtures';
+import { createActor, fromPromise, waitFor } from 'xstate';
+import { clearOwnSession, clearSession, readStoredViews, settledSession, writeSession } from './browser';
+import { sessionMachine } from '../../machines/session';
+import { GRANTS, LOGIN_A, LOGIN_B, NOW, TOKEN_A, TOKEN_B, USER } from '../../model-tests/fixtures';
 
 function memoryStorage() {
   const m = new Map<string, string>();
@@ -36,6 +38,53 @@ describe('browser storage', () => {
     clearSession(s, tabs);
     expect([...s.m.keys()]).toEqual(['gatehouse-settings-1.22.2']);
     expect(tabs.m.size).toBe(0);
+  });
+  it("clears this tab's session as it ends, never another tab's newer one (clearOwnSession)", () => {
+    const s = memoryStorage();
+    const tabs = memoryStorage();
+    const store = (token: string) => writeSession({ token, privileges: GRANTS, roles: [], username: 'a', clientId: 1, user: USER }, s);
+    store(TOKEN_B); // another tab switched client: its new session is stored, this tab still holds TOKEN_A
+    tabs.setItem('visitedViews', '[]');
+    clearOwnSession(TOKEN_A, s, tabs);
+    expect([s.m.get('jwt'), s.m.has('user'), tabs.m.size]).toEqual([TOKEN_B, true, 0]);
+    clearOwnSession(TOKEN_B, s, tabs);
+    expect([...s.m.keys()]).toEqual([]);
+    store(TOKEN_B);
+    clearOwnSession(null, s, tabs); // a session of no known token (a stored one that failed to restore): cleared
+    expect([...s.m.keys()]).toEqual([]);
+  });
+  it('a request waits for a session another tab stored before its storage event came, followed first (settledSession)', async () => {
+    const machine = sessionMachine.provide({
+      actors: {
+        restoreSession: fromPromise(async () => ({ token: null, now: NOW })),
+        signIn: fromPromise(async () => LOGIN_A),
+        adoptSession: fromPromise(async ({ input }: { input: { token: string } }) => (input.token === TOKEN_B ? LOGIN_B : Promise.reject(new Error('no')))),
+      } as never,
+      actions: { storeSession: () => {}, clearStoredSession: () => {}, callLogout: () => {} },
+    });
+    const session = createActor(machine, { input: {} }).start();
+    await waitFor(session, (s) => s.matches('signedOut'));
+    session.send({ type: 'session.signIn', username: 'admin', password: 'pw' });
+    await waitFor(session, (s) => s.matches({ signedIn: 'active' }));
+    let stored: string | null = TOKEN_A;
+    await settledSession(
+      session as never,
+      () => stored,
+      () => NOW,
+    );
+    expect(session.getSnapshot().context.token).toBe(TOKEN_A);
+    // another tab's client switch stored TOKEN_B; this tab's storage event has not come yet
+    stored = TOKEN_B;
+    await settledSession(
+      session as never,
+      () => stored,
+      () => NOW,
+    );
+    expect([session.getSnapshot().matches({ signedIn: 'active' }), session.getSnapshot().context.token]).toEqual([true, TOKEN_B]);
+    // the event, when it comes, changes nothing more
+    session.send({ type: 'session.elsewhere', token: TOKEN_B, now: NOW });
+    expect(session.getSnapshot().matches({ signedIn: 'active' })).toBe(true);
+    session.stop();
   });
   it('reads only valid visited views back', () => {
     const s = memoryStorage();

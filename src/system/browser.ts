@@ -74,6 +74,21 @@ export function clearSession(storage: Pick<Storage, 'removeItem'> = localStorage
   tabStorage.removeItem(STORAGE.visitedViews);
 }
 
+/**
+ * The stored session cleared as a session of this tab ends (`own`: its token; null clears whatever is stored), unless
+ * another tab stored a newer one that this tab has not followed yet (its storage event still on its way): that one is
+ * the other tab's, and cleared here it would sign that tab out ("You signed out in another tab").
+ */
+export function clearOwnSession(
+  own: string | null,
+  storage: Pick<Storage, 'getItem' | 'removeItem'> = localStorage,
+  tabStorage: Pick<Storage, 'removeItem'> = sessionStorage,
+): void {
+  const stored = storage.getItem(STORAGE.jwt);
+  if (own !== null && stored !== null && stored !== own) tabStorage.removeItem(STORAGE.visitedViews);
+  else clearSession(storage, tabStorage);
+}
+
 /** §9: persisted state is keyed by version; keys of older versions are cleared. */
 export function persistSettingsLocally(settings: unknown, storage: Storage = localStorage): void {
   for (let i = storage.length - 1; i >= 0; i--) {
@@ -135,7 +150,7 @@ export function browserImpl(): GatehouseImpl {
       },
       actions: {
         storeSession: (_, params) => writeSession(params),
-        clearStoredSession: () => clearSession(),
+        clearStoredSession: (_, params) => clearOwnSession(params?.token ?? null),
         callLogout: (_, { token }) => {
           // the session's reads on their way are dropped first: sent after the token is ended, they would be refused
           endSessionReads();
@@ -223,7 +238,7 @@ export function closeViewActor(id: string): void {
  * Resolves when the session is not changing token: switching client, or following another tab's session (at most 30 s:
  * a change that never answers ends nothing here).
  */
-function settledSession(session: SystemActors['session']): Promise<void> {
+function untilSettled(session: SystemActors['session']): Promise<void> {
   const switching = (snap: ReturnType<SystemActors['session']['getSnapshot']>) =>
     snap.matches({ signedIn: 'switchingClient' }) || snap.matches({ signedIn: 'adopting' });
   if (!switching(session.getSnapshot())) return Promise.resolve();
@@ -231,6 +246,27 @@ function settledSession(session: SystemActors['session']): Promise<void> {
     () => undefined,
     () => undefined,
   );
+}
+
+/**
+ * What a request of this tab waits for before it is judged (src/api/client.ts `settled`): the session not changing
+ * token, and following a session another tab stored that this tab has not heard of yet. A client switch in another
+ * tab ends the old token's session on the server, so a read of this tab can be refused for it before the storage event
+ * that says so arrives; judged then, the refusal ended this tab's session and cleared the other tab's new one (the
+ * other tab was signed out: e2e/client-switch.spec.ts, in CI). The stored session is followed here as that event
+ * would (session.elsewhere), and the refusal is judged after: sent again under the same client, dropped under another.
+ */
+export async function settledSession(
+  session: SystemActors['session'],
+  stored: () => string | null = () => localStorage.getItem(STORAGE.jwt),
+  now: () => number = clock,
+): Promise<void> {
+  await untilSettled(session);
+  const snap = session.getSnapshot();
+  const token = stored();
+  if (!snap.hasTag('signedIn') || token === snap.context.token) return;
+  session.send({ type: 'session.elsewhere', token, now: now() });
+  await untilSettled(session);
 }
 
 /** The started actor system (singleton). Also wires the api client and the sleep-wake check to it. */
