@@ -4,6 +4,7 @@ import { spawn } from 'node:child_process';
 import { readFileSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { failureLines, flakyTests, slowestTests } from './flaky.mjs';
+import { lastLineOf } from './lastLine.mjs';
 
 const totals = { passed: 0, failed: 0, skipped: 0 };
 let failedStep = null;
@@ -82,19 +83,7 @@ const bin = (tool) => `node_modules/.bin/${tool}`;
  * failed (then the global setup makes it, as before).
  */
 function writeTestImage() {
-  return new Promise((resolve) => {
-    const out = [];
-    const said = [];
-    const child = spawn(process.execPath, ['--import', 'tsx', 'server/writeTestImage.ts'], { stdio: ['ignore', 'pipe', 'pipe'] });
-    child.stdout.on('data', (d) => (out.push(d), said.push(d)));
-    child.stderr.on('data', (d) => out.push(d));
-    child.on('error', () => resolve(null));
-    child.on('close', (code) => {
-      if (code === 0) return resolve(Buffer.concat(said).toString().trim().split('\n').at(-1));
-      console.log(`\n(the server tests' image was not written ahead, exit ${code}; the global setup writes it)\n${Buffer.concat(out).toString().trim()}`);
-      resolve(null);
-    });
-  });
+  return lastLineOf('server/writeTestImage.ts', (code) => `(the server tests' image was not written ahead, exit ${code}; the global setup writes it)`);
 }
 const testImage = writeTestImage();
 // First the steps that only read the sources, side by side (each is mostly one thread: together they take the time of
@@ -154,20 +143,7 @@ const ENGINE_BLIND = ['server/http/hostile.property.test.ts', 'server/http/objec
  * data directory, or null when it failed (then Playwright's global setup seeds it as before, and says why).
  */
 function seedE2eTemplate() {
-  return new Promise((resolve) => {
-    const out = [];
-    const said = []; // its standard output alone: the directory is its last line there (warnings go to its standard error)
-    const child = spawn(process.execPath, ['--import', 'tsx', 'e2e/seedTemplate.ts'], { stdio: ['ignore', 'pipe', 'pipe'] });
-    child.stdout.on('data', (d) => (out.push(d), said.push(d)));
-    child.stderr.on('data', (d) => out.push(d));
-    child.on('error', () => resolve(null));
-    child.on('close', (code) => {
-      if (code === 0) return resolve(Buffer.concat(said).toString().trim().split('\n').at(-1));
-      const text = Buffer.concat(out).toString().trim();
-      console.log(`\n(the end-to-end template was not seeded ahead, exit ${code}; Playwright's global setup seeds it)\n${text}`);
-      resolve(null);
-    });
-  });
+  return lastLineOf('e2e/seedTemplate.ts', (code) => `(the end-to-end template was not seeded ahead, exit ${code}; Playwright's global setup seeds it)`);
 }
 /**
  * The Playwright workers' servers, started from the seeded template beside the PostgreSQL step too (e2e/prestart.ts,
