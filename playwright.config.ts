@@ -1,4 +1,5 @@
-import { existsSync, statfsSync } from 'node:fs';
+import { statfsSync } from 'node:fs';
+import { chromiumPath } from './e2e/chromium';
 import { availableParallelism } from 'node:os';
 import { defineConfig } from '@playwright/test';
 
@@ -22,13 +23,6 @@ const smallShm = (() => {
     return true;
   }
 })();
-
-// Debian's chromium-headless-shell (the old headless mode, as Playwright's own bundled browser uses for headless
-// runs) when installed: the full browser in its new headless mode costs about a third more processor time per test
-// (three spec files: 46 s + 18 s of CPU against 33 s + 13 s, and the end-to-end run is bound by the processor).
-// CHROMIUM_PATH chooses another; .ci/run installs the package.
-const HEADLESS_SHELL = '/usr/lib/chromium/chromium-headless-shell';
-const chromium = process.env.CHROMIUM_PATH ?? (existsSync(HEADLESS_SHELL) ? HEADLESS_SHELL : '/usr/bin/chromium');
 
 export default defineConfig({
   testDir: 'e2e',
@@ -57,7 +51,7 @@ export default defineConfig({
     // read; a run on a developer's machine (no retry) keeps the trace of any test that fails
     trace: process.env.CI ? 'on-first-retry' : 'retain-on-failure',
     launchOptions: {
-      executablePath: chromium,
+      executablePath: chromiumPath,
       args: [
         '--no-sandbox',
         '--disable-gpu',

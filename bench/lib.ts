@@ -11,6 +11,7 @@ import pg from 'pg';
 import { openPglite, openPostgres, type Db } from '../server/db/db';
 import { migrate } from '../server/db/migrate';
 import { DEMO_PASSWORD, seed } from '../server/db/seed';
+import { chromiumPath } from '../e2e/chromium';
 
 export const pct = (xs: number[], p: number) => {
   if (!xs.length) return NaN;
@@ -174,7 +175,7 @@ export const publisherOf = (app: unknown) => (app as { realtime: { publish(clien
 
 /** The console copy the browser benchmarks serve (built unless BENCH_SKIP_BUILD=1 and one is there). */
 export const BENCH_DIST = process.env.BENCH_DIST ?? '.tmp/dist-bench';
-const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+const CHROMIUM = chromiumPath; // e2e/chromium.ts: the headless shell when installed, as the end-to-end tests
 const CHROMIUM_ARGS = [
   '--no-sandbox',
   '--disable-gpu',
@@ -188,7 +189,7 @@ const CHROMIUM_ARGS = [
 /** Debian chromium with the built console, or null (and the result file says why) when chromium is missing. */
 export async function benchChromium(name: string): Promise<import('playwright-core').Browser | null> {
   if (!existsSync(CHROMIUM)) {
-    writeResult(name, { skipped: 'no chromium: apt-get install -y chromium', met: null });
+    writeResult(name, { skipped: 'no chromium: apt-get install -y chromium chromium-headless-shell', met: null });
     return null;
   }
   if (process.env.BENCH_SKIP_BUILD !== '1' || !existsSync(`${BENCH_DIST}/index.html`)) {
