@@ -217,8 +217,12 @@ async function load(browser: Browser, url: string, o: LoadOptions): Promise<{ co
     const tasks = o.cpu && !traced ? tracedTasks(await browser.stopTracing()) : null;
     traced = true;
     const done = [...seen.values()].filter((r) => !r.fromCache);
-    const interactiveAt = m.origin + Math.max(m.ready, lastEnd);
-    const before = [...seen.entries()].filter(([id, r]) => r.done && r.type === 'Script' && (sentAt.get(id) ?? Infinity) <= interactiveAt);
+    // the script the page waited for: asked before its mark, or before the end of a long task under way at the mark
+    // (a later widget's chunk asked once the opening screen is read, with the mark already set, is not counted even when
+    // a long task after the mark makes the interactive time below later)
+    const underWay = m.longTasks.filter(([s]) => s <= m.ready);
+    const waitedUntil = m.origin + Math.max(m.ready, ...underWay.map(([s, d]) => s + d));
+    const before = [...seen.entries()].filter(([id, r]) => r.done && r.type === 'Script' && (sentAt.get(id) ?? Infinity) <= waitedUntil);
     return {
       scriptBytesBeforeInteractive: before.reduce((n, [, r]) => n + r.bytes, 0),
       scriptsBeforeInteractive: before.map(([, r]) => new URL(r.url).pathname),
