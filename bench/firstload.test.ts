@@ -1,6 +1,6 @@
 // The firstload bench reads the page's own tasks out of chromium's trace of the whole browser (bench/firstload.ts).
 import { describe, expect, it } from 'vitest';
-import { longestTaskVerdict, tracedTasks } from './firstload';
+import { longestTaskVerdict, scriptWaitedUntil, tracedTasks } from './firstload';
 import { evaluationFigures } from './firstloadTrace';
 import { noClientFigures, OPENING_SCREEN_READ_MARK } from './firstloadNoClient';
 
@@ -112,5 +112,21 @@ describe("the cold dashboard's interactive time with no DevTools client (bench/f
   });
   it('finds nothing before the mark is in the trace', () => {
     expect(noClientFigures([nav('page', PAGE, 100_000), asked(PAGE, 400_000)], URL)).toBeNull();
+  });
+});
+
+describe("the cold dashboard's script before interactive (bench/firstload.ts scriptWaitedUntil)", () => {
+  it('ends at the mark, or at the end of a long task under way at it', () => {
+    expect(scriptWaitedUntil(500, [])).toBe(500);
+    expect(scriptWaitedUntil(500, [[100, 60]])).toBe(500);
+    expect(scriptWaitedUntil(500, [[480, 70]])).toBe(550);
+  });
+  it("does not reach a long task that began after the mark (a later widget's chunk evaluated)", () => {
+    expect(
+      scriptWaitedUntil(500, [
+        [480, 30],
+        [620, 90],
+      ]),
+    ).toBe(510);
   });
 });

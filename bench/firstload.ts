@@ -157,6 +157,15 @@ interface LoadOptions {
   cpu?: boolean;
 }
 
+/**
+ * Until when (ms from the page's time origin) a cold load waited for the script it asked for: its mark, or the end of
+ * a long task under way at the mark. A later widget's chunk asked once the opening screen was read is not counted, even
+ * when its evaluation is a long task after the mark (which the interactive time still counts).
+ */
+export function scriptWaitedUntil(ready: number, longTasks: readonly (readonly [start: number, duration: number])[]): number {
+  return Math.max(ready, ...longTasks.filter(([start]) => start <= ready).map(([start, duration]) => start + duration));
+}
+
 async function load(browser: Browser, url: string, o: LoadOptions): Promise<{ cold: Load; warm: Load | null; afterSignIn: AfterSignIn | null }> {
   const context = await browser.newContext();
   const page = await context.newPage();
@@ -217,11 +226,7 @@ async function load(browser: Browser, url: string, o: LoadOptions): Promise<{ co
     const tasks = o.cpu && !traced ? tracedTasks(await browser.stopTracing()) : null;
     traced = true;
     const done = [...seen.values()].filter((r) => !r.fromCache);
-    // the script the page waited for: asked before its mark, or before the end of a long task under way at the mark
-    // (a later widget's chunk asked once the opening screen is read, with the mark already set, is not counted even when
-    // a long task after the mark makes the interactive time below later)
-    const underWay = m.longTasks.filter(([s]) => s <= m.ready);
-    const waitedUntil = m.origin + Math.max(m.ready, ...underWay.map(([s, d]) => s + d));
+    const waitedUntil = m.origin + scriptWaitedUntil(m.ready, m.longTasks);
     const before = [...seen.entries()].filter(([id, r]) => r.done && r.type === 'Script' && (sentAt.get(id) ?? Infinity) <= waitedUntil);
     return {
       scriptBytesBeforeInteractive: before.reduce((n, [, r]) => n + r.bytes, 0),
