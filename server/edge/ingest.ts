@@ -5,12 +5,16 @@
 // at a time; the last number stored is kept in edge_controllers (migration 132). A swipe decided at the edge is
 // stored as a decided swipe (identity, decision, reason, what was presented, when it happened and whether offline),
 // with the chain of checks the edge's engine ran over its snapshot (its version, when it was built): the server's
-// "Why?" explains an edge's decision from it, beside the same swipe decided again with today's rules.
+// "Why?" explains an edge's decision from it, beside the same swipe decided again with today's rules. One bad event
+// holds back no other (docs/EDGE.md, server/edge/staleNames.test.ts): refused naming its field, its number used when it
+// is the next; a swipe whose person or door was deleted since the edge decided is stored as the door saw it, attributed
+// to no one; what an event moves is never later than the server's clock.
 import type { FastifyRequest } from 'fastify';
-import { DOOR_STATUSES, EVENT_CODES, fill, type DeviceBatchResult, type DeviceEvent, type EdgeEventPart, type Event } from '../../contract';
+import { DOOR_STATUSES, EVENT_CODES, fill, type DeviceBatchResult, type DeviceEvent, type EdgeEventPart, type Event, type Violation } from '../../contract';
 import type { Db } from '../db/db';
-import { controllerOfKey, doorZones, edgeAheadSeqs, edgeLastSeq, noteEdgeLastSeq, ownControllerIds, ownIdentityIds } from '../db/queries/edgeIngest';
+import { controllerOfKey, doorZones, edgeAheadSeqs, edgeLastSeq, noteEdgeLastSeq, othersIds, ownControllerIds, ownIdentityIds } from '../db/queries/edgeIngest';
 import type { EventInput } from '../monitor/pipeline';
+import type { NumberedRefusal } from './refused';
 
 type Rejected = DeviceBatchResult['rejected'];
 
@@ -76,6 +80,11 @@ export function createEdgeIngest(db: Db) {
 
   /** where each granted swipe admitted lets its person go (anti-passback): written with the event (EventInput.presence) */
   const presenceOf = new WeakMap<DeviceEvent, NonNullable<EventInput['presence']>>();
+  /** the decided swipes admitted whose person is no longer the client's (deleted since the edge decided): stored as the
+   *  door saw them, attributed to no one */
+  const unattributed = new WeakSet<DeviceEvent>();
+  /** the numbered refusals (NumberedRefusal) as they go through admit beside the messages, with their violations */
+  const invalidOf = new WeakMap<DeviceEvent, Violation[]>();
 
   /** The stored event of a controller's journal number, once it is stored (a door command waits for its event). */
   function stored(controllerId: number, seq: number, ms: number): Promise<Event | null> {
@@ -155,9 +164,24 @@ export function createEdgeIngest(db: Db) {
   }
 
   /** Which of a batch's checked messages may be stored (see the file's head); the caller stores them, then calls done. */
-  async function admit(req: FastifyRequest, clientId: number, checked: { index: number; e: DeviceEvent }[]): Promise<EdgeAdmission> {
+  async function admit(
+    req: FastifyRequest,
+    clientId: number,
+    valid: { index: number; e: DeviceEvent }[],
+    numbered: NumberedRefusal[] = [],
+  ): Promise<EdgeAdmission> {
     const bound = await boundController(req);
     const rejected: Rejected = [];
+    // a numbered refusal goes through as a message of its controller and number, refused in its place with its violations
+    let checked = valid;
+    if (numbered.length) {
+      const stand = numbered.map((n) => {
+        const e = { controllerId: n.controllerId, eventCode: 0, sourceId: '', edge: { seq: n.seq, occurredAt: 0, offline: false, snapshotVersion: 0 } };
+        invalidOf.set(e as DeviceEvent, n.violations);
+        return { index: n.index, e: e as DeviceEvent };
+      });
+      checked = [...valid, ...stand].sort((a, b) => a.index - b.index);
+    }
     let good = checked;
     if (bound !== null) {
       good = [];
@@ -166,7 +190,7 @@ export function createEdgeIngest(db: Db) {
         else
           rejected.push({
             index: g.index,
-            violations: [{ field: 'controllerId', ...fill('ingest.notKeysController', 'is not the controller of this key', {}) }],
+            violations: invalidOf.get(g.e) ?? [{ field: 'controllerId', ...fill('ingest.notKeysController', 'is not the controller of this key', {}) }],
           });
       }
     }
@@ -178,27 +202,46 @@ export function createEdgeIngest(db: Db) {
       if (!g.e.edge || edgeOf.has(g.e.controllerId)) return true;
       rejected.push({
         index: g.index,
-        violations: [{ field: 'controllerId', ...fill('ingest.notKnownController', 'is not a known controller of this client', {}) }],
+        violations: invalidOf.get(g.e) ?? [{ field: 'controllerId', ...fill('ingest.notKnownController', 'is not a known controller of this client', {}) }],
       });
       return false;
     });
     if (!edgeOf.size) return { good, rejected, duplicates: 0, resync: false, ahead: 0, queued: () => {}, done: async () => ({}) };
 
-    // what a decided swipe names must be this client's
+    // what a decided swipe names is this client's, or was: a person or door deleted since the edge decided (its snapshot
+    // held them) is no longer anyone's, and the swipe is stored as the door saw it (the door did open), attributed to
+    // no one and moving nobody; one that is another client's the edge cannot have had, and is refused
     const ids = good.flatMap((g) => (g.e.edge?.decided ? [g.e.edge.decided] : []));
-    const [people, doors] = await Promise.all([
-      ownIdentityIds(db, clientId, [...new Set(ids.flatMap((d) => (d.identityId === null ? [] : [d.identityId])))]),
-      doorZones(db, clientId, [...new Set(ids.map((d) => d.doorId))]),
-    ]);
+    const personIds = [...new Set(ids.flatMap((d) => (d.identityId === null ? [] : [d.identityId])))];
+    const doorIds = [...new Set(ids.map((d) => d.doorId))];
+    const [people, doors] = await Promise.all([ownIdentityIds(db, clientId, personIds), doorZones(db, clientId, doorIds)]);
     const knownPeople = new Set(people);
     const knownDoors = new Map(doors.map((r) => [r.id, r]));
-    /** What a decided swipe names that is not this client's (a person, a door), as its violation; null when all is. */
+    const [othersPeople, othersDoors] = await Promise.all([
+      othersIds(
+        db,
+        clientId,
+        'identities',
+        personIds.filter((id) => !knownPeople.has(id)),
+      ).then((x) => new Set(x)),
+      othersIds(
+        db,
+        clientId,
+        'doors',
+        doorIds.filter((id) => !knownDoors.has(id)),
+      ).then((x) => new Set(x)),
+    ]);
+    /** What a decided swipe names that is another client's (a person, a door), as its violation; null when none is. */
     const decidedProblem = (d: EdgeEventPart['decided']) =>
-      d && d.identityId !== null && !knownPeople.has(d.identityId)
+      d && d.identityId !== null && othersPeople.has(d.identityId)
         ? { field: 'edge.decided.identityId', ...fill('ingest.notKnownIdentity', 'is not a known identity of this client', {}) }
-        : d && !knownDoors.has(d.doorId)
+        : d && othersDoors.has(d.doorId)
           ? { field: 'edge.decided.doorId', ...fill('ingest.notKnownDoor', 'is not a known door of this client', {}) }
           : null;
+    /** When the batch came: what its events move (who is where, a door's status) is never later than this (an edge's
+     *  clock far ahead set a door or person past every later event, and past what the database takes: a transaction of
+     *  every controller's batches failed on it, again at each resend) */
+    const receivedAt = Date.now();
 
     // one batch per controller at a time, in arrival order; a batch that came before the one ahead of it (an edge
     // has two in flight) gives its turn back and waits for it, ORDER_WAIT_MS at most, instead of being refused a gap
@@ -256,6 +299,14 @@ export function createEdgeIngest(db: Db) {
         }
         const expected = next.get(g.e.controllerId)!;
         const storedAhead = aheadOf.get(g.e.controllerId)!;
+        const invalid = invalidOf.get(g.e);
+        if (invalid) {
+          // refused naming its field, as any message that fails its checks, sent again or not; its number is used when it
+          // is the next (the edge sends it no more, and the next follows it)
+          if (edge.seq === expected) next.set(g.e.controllerId, expected + 1);
+          rejected.push({ index: g.index, violations: invalid });
+          continue;
+        }
         if (edge.seq < expected || storedAhead.has(edge.seq)) {
           duplicates++;
           // the backlog's copy of an event stored ahead: the numbers go on past it
@@ -297,9 +348,15 @@ export function createEdgeIngest(db: Db) {
       // who is where (anti-passback) as the edge let them: the server's other doors and "Why?" decide from it too
       for (const { e } of kept) {
         const d = e.edge?.decided;
-        if (!d || d.decision !== 'granted' || d.identityId === null) continue;
-        const door = knownDoors.get(d.doorId)!;
-        presenceOf.set(e, { identityId: d.identityId, zoneId: d.side === 'exit' ? door.exit_zone_id : door.entry_zone_id, at: e.edge!.occurredAt });
+        if (d && d.identityId !== null && !knownPeople.has(d.identityId)) unattributed.add(e);
+        if (!d || d.decision !== 'granted' || d.identityId === null || !knownPeople.has(d.identityId)) continue;
+        const door = knownDoors.get(d.doorId);
+        if (!door) continue; // a door deleted since: into no zone anyone knows
+        presenceOf.set(e, {
+          identityId: d.identityId,
+          zoneId: d.side === 'exit' ? door.exit_zone_id : door.entry_zone_id,
+          at: Math.min(e.edge!.occurredAt, receivedAt),
+        });
       }
       // the numbers each controller's events used, on its first and last event stored (the pipeline stores them only
       // right after the last one stored: a batch queued behind one that failed is not stored past the gap)
@@ -413,7 +470,8 @@ export function createEdgeIngest(db: Db) {
     if (moved) out.presence = moved;
     const status = DOOR_STATUS_OF[e.eventCode];
     const door = status ? /^door-(\d{1,9})$/.exec(e.sourceId) : null;
-    if (status && door) out.doorStatus = { doorId: Number(door[1]), status, at: edge.occurredAt };
+    // (when it happened, but never after the server's clock: see admit's receivedAt)
+    if (status && door) out.doorStatus = { doorId: Number(door[1]), status, at: Math.min(edge.occurredAt, Date.now()) };
     const d = edge.decided;
     if (d) {
       // what "Why?" reads (server/simulator/swipes.ts explain): when it happened is the swipe's `at`, when it reached the
@@ -423,7 +481,7 @@ export function createEdgeIngest(db: Db) {
       if (d.steps) seen.steps = d.steps;
       if (d.snapshotBuiltAt !== undefined) seen.snapshotBuiltAt = builtIsoOf(d.snapshotBuiltAt);
       out.decided = {
-        identityId: d.identityId,
+        identityId: unattributed.has(e) ? null : d.identityId,
         decision: d.decision,
         reason: d.reason,
         swipe: { card: d.card, at: edge.occurredAt, side: d.side, doorId: d.doorId, edge: seen },

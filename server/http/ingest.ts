@@ -13,6 +13,7 @@ import { intrusion, labelled } from '../monitor/events';
 import { HttpError, body, clientOf, fill } from './kit';
 import { controllersOf, inputsWithArmedZone } from '../db/queries/ingest';
 import type { EdgeIngest } from '../edge/ingest';
+import { journalNumberOf, type NumberedRefusal } from '../edge/refused';
 import { array, integer, nullable, string, type } from 'superstruct';
 import type { RouteDoc } from '../openapi/declared';
 
@@ -91,13 +92,19 @@ export function ingestRoutes(app: FastifyInstance, { db, pipeline, edge }: { db:
       refuseWhenFull(reply); // filled by other batches while this one's body was read
       const rejected: DeviceBatchResult['rejected'] = [];
       const checked: { index: number; e: DeviceEvent }[] = [];
+      // an edge's journal entry refused for what it says: its number used all the same (server/edge/ingest.ts)
+      const numbered: NumberedRefusal[] = [];
       events.forEach((raw, index) => {
         const r = validateQuickly(raw, DeviceEvent);
         if (r.ok) checked.push({ index, e: r.value });
-        else rejected.push({ index, violations: r.violations });
+        else {
+          const n = edge ? journalNumberOf(raw) : null;
+          if (n) numbered.push({ index, ...n, violations: r.violations });
+          else rejected.push({ index, violations: r.violations });
+        }
       });
       // Gatehouse Edge (issue 47): a controller's key for its own controller only; journaled events once and in order
-      const admitted = edge ? await edge.admit(req, clientId, checked) : null;
+      const admitted = edge ? await edge.admit(req, clientId, checked, numbered) : null;
       const good = admitted ? admitted.good : checked;
       if (admitted) rejected.push(...admitted.rejected);
       // the tenant's controllers, from the pipeline's cache of its sources (read again after a change)

@@ -76,6 +76,17 @@ export async function ownIdentityIds(db: Db, clientId: number, ids: number[]): P
   return rows.map((r) => Number(r.id));
 }
 
+/**
+ * Which of `ids` (not the client's) are another client's now, in `table` (identities, doors): what an edge's decided
+ * swipe names that its snapshot cannot have held. The others are gone (deleted since the edge decided) or never were.
+ */
+export async function othersIds(db: Db, clientId: number, table: 'identities' | 'doors', ids: number[]): Promise<number[]> {
+  if (!ids.length) return [];
+  const params: unknown[] = [ids];
+  const { rows } = await db.query<{ id: number }>(`select id from ${table} where id = any($1::int[]) and not (${tenant(params, clientId)})`, params);
+  return rows.map((r) => Number(r.id));
+}
+
 /** The client's doors of `ids` with the zones they lead into and out of. */
 export async function doorZones(db: Db, clientId: number, ids: number[]): Promise<{ id: number; entry_zone_id: number | null; exit_zone_id: number | null }[]> {
   if (!ids.length) return [];
@@ -107,7 +118,25 @@ export async function movePresence(tx: Db, moves: readonly PresenceMove[]): Prom
   if (!latest.size) return;
   // in the order of the identities' ids: two batches at once (two controllers) lock the rows they share in one order; in
   // the order swiped they deadlocked on PostgreSQL (one of them refused, 500, in the outage test behind the relay)
-  const ids = inLockOrder(latest.keys(), (i) => i);
+  const named = inLockOrder(latest.keys(), (i) => i);
+  // the people (still the client's) and zones still there, held as the insert's foreign keys would hold them, until the
+  // commit: a person or zone deleted after its swipe was admitted, while it waited in the pipeline's queue, moves nobody
+  // (its presence went with it) instead of failing the transaction and every batch of every controller in it
+  const { rows: people } = await tx.query<{ id: number; client_id: number }>(
+    'select id, client_id from identities where id = any($1::int[]) order by id for key share',
+    [named],
+  );
+  const zoneIds = [...new Set(named.flatMap((i) => latest.get(i)!.zoneId ?? []))];
+  const zones = zoneIds.length
+    ? (await tx.query<{ id: number }>('select id from access_zones where id = any($1::int[]) order by id for key share', [zoneIds])).rows
+    : [];
+  const clientOf = new Map(people.map((r) => [Number(r.id), Number(r.client_id)]));
+  const zoneThere = new Set(zones.map((r) => Number(r.id)));
+  const ids = named.filter((i) => {
+    const m = latest.get(i)!;
+    return clientOf.get(i) === m.clientId && (m.zoneId === null || zoneThere.has(m.zoneId));
+  });
+  if (!ids.length) return;
   await tx.query(
     `insert into zone_presence (identity_id, client_id, zone_id, at)
      select i, c, z, a from unnest($1::int[], $2::int[], $3::int[], $4::timestamptz[]) as v(i, c, z, a)
