@@ -10,7 +10,7 @@
 // of any controller written in the same transaction.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { API, EVENT_CODES, controllersResource, identitiesResource } from '../../contract';
-import { startTestServer, type TestServer } from '../testkit';
+import { startTestServer, tablesSnapshot, type TestServer } from '../testkit';
 
 let s: TestServer;
 let admin = '';
@@ -263,6 +263,34 @@ describe("one bad event's blast radius", () => {
     const again = await post(c, [swipe(c, from + 1, p, d), { ...swipe(c, from + 1, p, d), sourceId: 'reader\u0000x' }, swipe(c, from + 6, p, d)]);
     expect(again.body).toMatchObject({ accepted: 0, duplicates: 2, edgeLastSeq: from + 6 });
     expect(again.body.rejected.map((x: any) => [x.index, x.violations.map((v: any) => v.field)])).toEqual([[1, ['sourceId']]]);
+  });
+
+  it('bad input whose number cannot be read is refused naming the field and changes nothing: an envelope (400), an unreadable number, a live event', async () => {
+    const c = ctl[0];
+    const d = await door();
+    const from = (await lastSeq(c.id)) + 1;
+    const before = await tablesSnapshot(s.db);
+    for (const body of [{ events: 'nope' }, { events: [] }, { nope: 1 }]) {
+      const r = await s.call('POST', API.deviceEvents, { headers: { authorization: `Bearer ${c.key}` }, body });
+      expect(r.status, JSON.stringify(body)).toBe(400);
+      expect(r.body.violations.map((v: any) => v.field)).toContain('events');
+    }
+    const r = await post(c, [
+      { ...swipe(c, from, null, d), edge: { ...swipe(c, from, null, d).edge, seq: 0 } }, // no number
+      { ...swipe(c, from, null, d), controllerId: 'x' }, // no controller
+      { ...swipe(c, from, null, d), sourceId: '', edge: { ...swipe(c, from, null, d).edge, live: true } }, // live: its backlog copy comes
+      { ...swipe(ctl[1], from, null, d), sourceId: '' }, // another controller than the key's
+    ]);
+    expect(r.status, JSON.stringify(r.body)).toBe(200);
+    expect(r.body.accepted).toBe(0);
+    expect(r.body.rejected.map((x: any) => [x.index, x.violations.map((v: any) => v.field)])).toEqual([
+      [0, ['edge.seq']],
+      [1, ['controllerId']],
+      [2, ['sourceId']],
+      [3, ['sourceId']],
+    ]);
+    expect(await lastSeq(c.id)).toBe(from - 1);
+    expect(await tablesSnapshot(s.db)).toBe(before);
   });
 
   it('a person or zone deleted while its swipe waits in the queue fails no batch of the transaction: stored, nobody moved into what is gone', async () => {
