@@ -2,17 +2,7 @@
 // script; a module it finds that the start does not use is fetched at start for nothing, and a barrel's every
 // declaration (contract/index.ts names the whole catalogue) must not come along because one name was asked of it.
 import { describe, expect, it } from 'vitest';
-import {
-  CONSOLE_SPLIT,
-  LAZY_HOTKEYS_DIALOG_CODE,
-  lazyHotkeysDialog,
-  START_LATER,
-  startChunksCheck,
-  staticReach,
-  topLevelRequests,
-  type EvaluationSplit,
-  type ModuleGraph,
-} from './startChunks';
+import { LAZY_HOTKEYS_DIALOG_CODE, lazyHotkeysDialog, START_LATER, startChunksCheck, staticReach, topLevelRequests, type ModuleGraph } from './startChunks';
 
 /** A module graph as rolldown's chunking sees it: each module's code and its static imports, in order. */
 function graph(modules: Record<string, [code: string, imports: string[]]>): ModuleGraph {
@@ -88,9 +78,9 @@ describe("the start's check", () => {
     modules: Object.fromEntries(modules.map((m) => [m, {}])),
   });
   const LATER = [/[\\/]recharts[\\/]/, /[\\/]src[\\/]app[\\/]SettingsDrawer\./];
-  const check = (chunks: Chunk[], code: Record<string, string> = {}, split: EvaluationSplit | null = null) => {
+  const check = (chunks: Chunk[], code: Record<string, string> = {}) => {
     const errors: string[] = [];
-    const plugin = startChunksCheck(LATER, 'DashboardScreen', split);
+    const plugin = startChunksCheck(LATER);
     type Context = { error(m: string): never; getModuleInfo(id: string): { code: string | null } | null };
     const generate = plugin.generateBundle as unknown as (this: Context, o: unknown, b: Record<string, Chunk>) => void;
     try {
@@ -150,21 +140,6 @@ describe("the start's check", () => {
     expect(check(chunks, { '/src/main.tsx': main, '/src/app/App.tsx': 'for (const k of keys) void SCREENS[k].preload();' })).toEqual([
       expect.stringContaining("/src/app/App.tsx (the start's chunk console.js) asks for something as it is evaluated (.preload() at line 1)"),
     ]);
-  });
-
-  it("fails the build when the console's chunk is evaluated in one task (src/app/evaluateLater.ts missing or misplaced)", () => {
-    const withModules = (modules: string[]) => [
-      entry,
-      chunk('console.js', 'console', modules, ['base.js']),
-      chunk('base.js', 'base', ['/node_modules/react-dom/index.js']),
-    ];
-    const system = '/src/system/browser.ts';
-    const split = '/src/app/evaluateLater.ts';
-    const root = '/src/app/App.tsx';
-    expect(check(withModules([system, split, root]), {}, CONSOLE_SPLIT)).toEqual([]);
-    expect(check(withModules([system, root]), {}, CONSOLE_SPLIT)).toEqual([expect.stringContaining('has no module that ends the task')]);
-    expect(check(withModules([split, system, root]), {}, CONSOLE_SPLIT)).toEqual([expect.stringContaining('/src/system/browser.ts comes after')]);
-    expect(check(withModules([system, root, split]), {}, CONSOLE_SPLIT)).toEqual([expect.stringContaining('/src/app/App.tsx comes before')]);
   });
 });
 

@@ -299,36 +299,12 @@ export function topLevelRequests(id: string, code: string): string[] {
   return found;
 }
 
-/** Where the console's chunk ends the task that evaluates it (src/app/evaluateLater.ts, a top-level await): after
- *  the modules `after` names (the actor system's), before those `before` names (the console's root and its views). */
-export interface EvaluationSplit {
-  at: RegExp;
-  after: RegExp;
-  before: RegExp;
-}
-export const CONSOLE_SPLIT: EvaluationSplit = {
-  at: /[\\/]src[\\/]app[\\/]evaluateLater\.ts$/,
-  after: /[\\/]src[\\/]system[\\/]browser\.ts$/,
-  before: /[\\/]src[\\/]app[\\/](App|Shell)\.tsx$/,
-};
-
-/** What is wrong with the order of a chunk's modules (as the chunk evaluates them) for `split`, or null. */
-export function splitMisplaced(modules: readonly string[], split: EvaluationSplit): string | null {
-  const at = modules.findIndex((m) => split.at.test(m));
-  if (at < 0) return 'it has no module that ends the task (src/app/evaluateLater.ts)';
-  const early = modules.slice(0, at).find((m) => split.before.test(m));
-  if (early) return `${early} comes before the module that ends the task`;
-  const late = modules.slice(at + 1).find((m) => split.after.test(m));
-  if (late) return `${late} comes after the module that ends the task`;
-  return null;
-}
-
 /** Fails the build when a chunk the start's groups import imports them back: the walk above missed a module the
  *  bundler links to the start, and a cycle of chunks evaluates one of them before what it uses; and when a module
  *  that loads later by design (`later`: the charts, the overlays, the live connection's libraries…) is in the start's
  *  chunks again (the entry's, the groups', the opening screen's), or in a chunk they import; and when a module of those
  *  chunks but the entry's asks for something over the network at its top level (topLevelRequests). */
-export function startChunksCheck(later: readonly RegExp[] = [], opening = 'DashboardScreen', split: EvaluationSplit | null = CONSOLE_SPLIT): Plugin {
+export function startChunksCheck(later: readonly RegExp[] = [], opening = 'DashboardScreen'): Plugin {
   return {
     name: 'gatehouse:start-chunks-check',
     apply: 'build',
@@ -357,9 +333,6 @@ export function startChunksCheck(later: readonly RegExp[] = [], opening = 'Dashb
             );
         }
       }
-      const consoleChunk = [...chunks.values()].find((c) => c.name === 'console');
-      const wrong = split && consoleChunk ? splitMisplaced(Object.keys(consoleChunk.modules), split) : null;
-      if (wrong) this.error(`the console's chunk ${consoleChunk!.fileName} is evaluated in one task: ${wrong} (scripts/startChunks.ts CONSOLE_SPLIT)`);
       for (const group of [...chunks.values()].filter((c) => c.name === 'console' || c.name === 'base')) {
         const seen = new Set<string>();
         const walk = (f: string): boolean => {

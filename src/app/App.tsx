@@ -1,7 +1,4 @@
 // The console's root: router (history mode), hotkeys, toasts, error boundary, and the guarded route view.
-// Issue 48: the actor system's modules first, then ./evaluateLater ends the task evaluating them: the rest in the next.
-import { consoleWiring } from '../system/wiring';
-import './evaluateLater';
 import { Suspense, useEffect, useMemo } from 'react';
 import { BrowserRouter, useLocation, useNavigate } from 'react-router-dom';
 import { HotkeysProvider } from '@blueprintjs/core';
@@ -20,6 +17,7 @@ import { loadPopovers } from '../ui/LazyPopover';
 import { loadToaster, Toasts } from './Toasts';
 import { useSystemActor } from '../hooks/useSystemActor';
 import { wireConsole } from '../hooks/wiring';
+import { consoleWiring } from '../system/wiring';
 import { useTourAtSignIn } from './useTourAtSignIn';
 import { useTimeAndLanguageSync } from './useTimeAndLanguageSync';
 import { routeTitle, tx, useLocale } from '../i18n';
