@@ -140,16 +140,38 @@ function rowShape(fields: Fields): Record<string, Struct<any, any>> {
   );
 }
 
+/**
+ * The input, row, list-query and record-action structs are made once per declaration (a declaration is not changed once made) and are
+ * the same object each time they are asked: every server build registers the catalogue's routes with them (the test
+ * servers, hundreds a run, made them again each time), and what is derived from a struct, as the API description's
+ * JSON schema (server/openapi/jsonSchema.ts jsonSchemaOf), is kept by the struct.
+ */
+const INPUTS = new WeakMap<object, Struct<any, any>>();
+const ROWS = new WeakMap<object, Struct<any, any>>();
+const LIST_QUERIES = new WeakMap<object, Struct<any, any>>();
+const ACTION_BODIES = new WeakMap<object, Struct<any, any>>();
+function once(made: WeakMap<object, Struct<any, any>>, r: object, make: () => Struct<any, any>): Struct<any, any> {
+  let s = made.get(r);
+  if (s === undefined) made.set(r, (s = make()));
+  return s;
+}
+
 /** POST and PUT bodies: every field that is not read-only; the edit form also sends the updatedAt it loaded. */
 export function inputSchema<R extends ResourceDeclaration<any>>(r: R): Struct<Input<R>, any> {
+  return once(INPUTS, r, () => inputOf(r)) as unknown as Struct<Input<R>, any>;
+}
+function inputOf(r: ResourceDeclaration<any>): Struct<any, any> {
   const shape = inputShape(r.fields, `resource.${r.name}`);
   if (r.timestamps) shape.updatedAt = optional(isoInstant());
   if (r.extensible) shape.udf = optional(UDF_VALUES);
-  return object(shape) as unknown as Struct<Input<R>, any>;
+  return object(shape);
 }
 
 /** One row as the server answers it. */
 export function rowSchema<R extends ResourceDeclaration<any>>(r: R): Struct<Row<R>, any> {
+  return once(ROWS, r, () => rowOf(r)) as unknown as Struct<Row<R>, any>;
+}
+function rowOf(r: ResourceDeclaration<any>): Struct<any, any> {
   const shape: Record<string, Struct<any, any>> = { id: integer(), ...rowShape(r.fields) };
   if (r.scope.tenant === true) shape.clientId = integer();
   if (r.timestamps) {
@@ -157,7 +179,7 @@ export function rowSchema<R extends ResourceDeclaration<any>>(r: R): Struct<Row<
     shape.updatedAt = string();
   }
   if (r.extensible) shape.udf = optional(nullable(UDF_VALUES));
-  return type(shape) as unknown as Struct<Row<R>, any>;
+  return type(shape);
 }
 
 /** Fields a list may sort by: exactly those flagged sort (plus id and the timestamps). */
@@ -184,6 +206,9 @@ const SORT_PAIR = (fields: string[]) => new RegExp(`^(?:(?:${fields.join('|')}),
 /** GET list query: page, size, sort over the allow-list, q, one equality filter per filterable field, and a range
  *  (`From`, `To`) per filterable date. */
 export function listQuerySchema(r: ResourceDeclaration<any>): Struct<any, any> {
+  return once(LIST_QUERIES, r, () => listQueryOf(r));
+}
+function listQueryOf(r: ResourceDeclaration<any>): Struct<any, any> {
   const sortable = sortableFields(r);
   const sortRe = SORT_PAIR(sortable);
   const filters: Record<string, Struct<any, any>> = {};
@@ -360,6 +385,9 @@ export function mayOnRow(r: ResourceDeclaration<any>, action: 'view' | 'add' | '
 
 /** The body of a declared record action: `{ reason }` within its bounds when it asks for one, else nothing. */
 export function recordActionBody(a: RecordAction): Struct<any, any> {
+  return once(ACTION_BODIES, a, () => actionBodyOf(a));
+}
+function actionBodyOf(a: RecordAction): Struct<any, any> {
   if (!a.reason) return type({});
   const s = safeText(a.reason.max);
   return type({ reason: a.reason.required ? requiredText(a.reason.max) : optional(nullable(s)) });

@@ -16,7 +16,7 @@ import type { Struct } from 'superstruct';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import { API_KEY_HEADER, APP_VERSION, Refusal, TENANT_HEADER, isNoTokenPath } from '../../contract';
-import { toJsonSchema, type JsonSchema } from './jsonSchema';
+import { jsonSchemaOf, toJsonSchema, type JsonSchema } from './jsonSchema';
 import { validate } from '../../contract/schemas';
 import { HttpError, INT_QUERY_FIELDS, query, routeBodySchemas, INVALID_REQUEST } from '../http/kit';
 import { DECLARED, actionDoc, catalogueDocs, type RouteDoc } from './declared';
@@ -74,8 +74,9 @@ export function routeSchema(route: Pick<RouteOptions, 'url' | 'method' | 'config
   const schema: Record<string, unknown> = { tags: [tagOf(route.url)] };
   if (doc.summary) schema.summary = doc.summary;
   if (names.length) schema.params = { type: 'object', properties: Object.fromEntries(names.map((n) => [n, { type: 'string' }])), required: names };
-  if (doc.body) schema.body = toJsonSchema(doc.body);
-  if (doc.query) schema.querystring = queryString(toJsonSchema(doc.query));
+  // made once per struct and process (jsonSchemaOf), not per server build
+  if (doc.body) schema.body = jsonSchemaOf(doc.body);
+  if (doc.query) schema.querystring = queryString(jsonSchemaOf(doc.query));
   if (open) schema.security = [];
   else schema.headers = TENANT;
   return schema;
@@ -131,7 +132,7 @@ export function contractValidator(structs: ReadonlyMap<string, { body?: Struct<a
 
 /** A query string's whole-number fields: those the handlers read as numbers everywhere, and those the struct says are. */
 function integerFields(struct: Struct<any, any>): string[] {
-  const props = (toJsonSchema(struct).properties ?? {}) as Record<string, JsonSchema>;
+  const props = (jsonSchemaOf(struct).properties ?? {}) as Record<string, JsonSchema>;
   const integer = (s: JsonSchema): boolean =>
     s.type === 'integer' || (Array.isArray(s.type) && s.type.includes('integer')) || ((s.anyOf ?? s.oneOf) as JsonSchema[] | undefined)?.some(integer) === true;
   return [...new Set([...INT_QUERY_FIELDS, ...Object.keys(props).filter((k) => integer(props[k]))])];
@@ -204,7 +205,7 @@ export function answerSchema(route: Pick<RouteOptions, 'url' | 'method' | 'confi
   if (status === 204) return { description: 'Done; nothing to answer.', type: 'null' };
   if (response === 'file')
     return { description: 'The file (CSV, XLSX, an archive).', content: { 'application/octet-stream': { schema: { type: 'string', format: 'binary' } } } };
-  return { description: 'Done: the resource, the page or the result the route names.', ...(response ? toJsonSchema(response) : {}) };
+  return { description: 'Done: the resource, the page or the result the route names.', ...(response ? jsonSchemaOf(response) : {}) };
 }
 
 /** What a route may answer, for the document (Fastify is given no response schema). */

@@ -147,3 +147,28 @@ export function toJsonSchema(s: AnyStruct): JsonSchema {
   }
   return withNull(out, s);
 }
+
+/**
+ * A struct's JSON schema made once per process and kept by the struct (toJsonSchema asks each part's struct whether it
+ * takes undefined and null, and what its default is: 75 ms of processor a server build for the 300-odd bodies and
+ * queries, and the test files build hundreds of servers). The structs are made once per process (the contract's
+ * constants; the catalogue's through contract/resources/derive.ts), so each build after the first finds its schemas
+ * here. Frozen, since every build and every document share it: something that would change it throws instead of
+ * changing every later build's (Fastify, its validation and @fastify/swagger only read a route's body and query
+ * schemas: ./jsonSchemaOf.test.ts); a copy, so that no value the schema shares with its struct (a default, a literal)
+ * is frozen with it. STRUCT_PARTS is filled when ./declared.ts is loaded, before any route is registered.
+ */
+export function jsonSchemaOf(s: AnyStruct): JsonSchema {
+  let schema = MADE.get(s);
+  if (schema === undefined) MADE.set(s, (schema = frozenCopy(toJsonSchema(s))));
+  return schema;
+}
+const MADE = new WeakMap<AnyStruct, JsonSchema>();
+
+/** Plain objects and arrays copied and frozen all the way down; any other value as it is. */
+function frozenCopy<T>(value: T): T {
+  if (Array.isArray(value)) return Object.freeze(value.map(frozenCopy)) as T;
+  if (value && typeof value === 'object' && Object.getPrototypeOf(value) === Object.prototype)
+    return Object.freeze(Object.fromEntries(Object.entries(value).map(([k, v]) => [k, frozenCopy(v)]))) as T;
+  return value;
+}

@@ -2,7 +2,7 @@
 // header, and each catalogue resource's row and input, which its list, record, add, change and actions answer or take. Matched by
 // content, so a route that builds its own copy of the struct (server/crud) refers to the same name.
 import { CATALOGUE, TENANT_HEADER, inputSchema, rowSchema } from '../../contract';
-import { toJsonSchema } from './jsonSchema';
+import { jsonSchemaOf } from './jsonSchema';
 
 const pascal = (name: string) => name.charAt(0).toUpperCase() + name.slice(1);
 
@@ -14,8 +14,8 @@ function catalogueSchemas(): Record<string, unknown> {
   const out: Record<string, unknown> = {};
   for (const d of CATALOGUE) {
     const name = pascal(d.label.one.replace(/[^A-Za-z0-9]+(.)?/g, (_m, c: string | undefined) => (c ?? '').toUpperCase()));
-    out[name] = toJsonSchema(rowSchema(d));
-    out[`${name}Input`] = toJsonSchema(inputSchema(d));
+    out[name] = jsonSchemaOf(rowSchema(d));
+    out[`${name}Input`] = jsonSchemaOf(inputSchema(d));
   }
   return out;
 }
