@@ -7,12 +7,13 @@
 // with the chain of checks the edge's engine ran over its snapshot (its version, when it was built): the server's
 // "Why?" explains an edge's decision from it, beside the same swipe decided again with today's rules. One bad event
 // holds back no other (docs/EDGE.md, server/edge/staleNames.test.ts): refused naming its field, its number used when it
-// is the next; a swipe whose person or door was deleted since the edge decided is stored as the door saw it, attributed
-// to no one; what an event moves is never later than the server's clock.
+// is the next; a swipe whose person or door is not the client's (deleted since the edge decided, another client's or
+// nobody's, which the client is never told apart: server/edge/othersNames.test.ts) is stored as the door saw it,
+// attributed to no one; what an event moves is never later than the server's clock.
 import type { FastifyRequest } from 'fastify';
-import { DOOR_STATUSES, EVENT_CODES, fill, type DeviceBatchResult, type DeviceEvent, type EdgeEventPart, type Event, type Violation } from '../../contract';
+import { DOOR_STATUSES, EVENT_CODES, fill, type DeviceBatchResult, type DeviceEvent, type Event, type Violation } from '../../contract';
 import type { Db } from '../db/db';
-import { controllerOfKey, doorZones, edgeAheadSeqs, edgeLastSeq, noteEdgeLastSeq, othersIds, ownControllerIds, ownIdentityIds } from '../db/queries/edgeIngest';
+import { controllerOfKey, doorZones, edgeAheadSeqs, edgeLastSeq, noteEdgeLastSeq, ownControllerIds, ownIdentityIds } from '../db/queries/edgeIngest';
 import type { EventInput } from '../monitor/pipeline';
 import type { NumberedRefusal } from './refused';
 
@@ -80,8 +81,8 @@ export function createEdgeIngest(db: Db) {
 
   /** where each granted swipe admitted lets its person go (anti-passback): written with the event (EventInput.presence) */
   const presenceOf = new WeakMap<DeviceEvent, NonNullable<EventInput['presence']>>();
-  /** the decided swipes admitted whose person is no longer the client's (deleted since the edge decided): stored as the
-   *  door saw them, attributed to no one */
+  /** the decided swipes admitted whose person is not the client's (deleted since the edge decided, another client's or
+   *  nobody's): stored as the door saw them, attributed to no one */
   const unattributed = new WeakSet<DeviceEvent>();
   /** the numbered refusals (NumberedRefusal) as they go through admit beside the messages, with their violations */
   const invalidOf = new WeakMap<DeviceEvent, Violation[]>();
@@ -208,36 +209,20 @@ export function createEdgeIngest(db: Db) {
     });
     if (!edgeOf.size) return { good, rejected, duplicates: 0, resync: false, ahead: 0, queued: () => {}, done: async () => ({}) };
 
-    // what a decided swipe names is this client's, or was: a person or door deleted since the edge decided (its snapshot
-    // held them) is no longer anyone's, and the swipe is stored as the door saw it (the door did open), attributed to
-    // no one and moving nobody; one that is another client's the edge cannot have had, and is refused
+    // what a decided swipe names is this client's, or is not: a person or door deleted since the edge decided (its
+    // snapshot held them), another client's, or one that never was, told apart by nothing this client's key may learn
+    // (another tenant's id is as one that does not exist: refusing it and storing the others told a key which ids other
+    // clients have). Each is stored as the door saw it (the door did open), attributed to no one and moving nobody; its
+    // door id is kept as the edge sent it, its word as its sourceId is: the client reads it back ("Why?" answers it), so
+    // keeping only some would tell them apart again, and every reader takes it with the client's condition ("Why?"
+    // decides it against the client's own doors and names none of another's; the floor plan and reports join the client's
+    // doors). Only the client's are read here: nothing of another client is looked at, moved or held (docs/EDGE.md)
     const ids = good.flatMap((g) => (g.e.edge?.decided ? [g.e.edge.decided] : []));
     const personIds = [...new Set(ids.flatMap((d) => (d.identityId === null ? [] : [d.identityId])))];
     const doorIds = [...new Set(ids.map((d) => d.doorId))];
     const [people, doors] = await Promise.all([ownIdentityIds(db, clientId, personIds), doorZones(db, clientId, doorIds)]);
     const knownPeople = new Set(people);
     const knownDoors = new Map(doors.map((r) => [r.id, r]));
-    const [othersPeople, othersDoors] = await Promise.all([
-      othersIds(
-        db,
-        clientId,
-        'identities',
-        personIds.filter((id) => !knownPeople.has(id)),
-      ).then((x) => new Set(x)),
-      othersIds(
-        db,
-        clientId,
-        'doors',
-        doorIds.filter((id) => !knownDoors.has(id)),
-      ).then((x) => new Set(x)),
-    ]);
-    /** What a decided swipe names that is another client's (a person, a door), as its violation; null when none is. */
-    const decidedProblem = (d: EdgeEventPart['decided']) =>
-      d && d.identityId !== null && othersPeople.has(d.identityId)
-        ? { field: 'edge.decided.identityId', ...fill('ingest.notKnownIdentity', 'is not a known identity of this client', {}) }
-        : d && othersDoors.has(d.doorId)
-          ? { field: 'edge.decided.doorId', ...fill('ingest.notKnownDoor', 'is not a known door of this client', {}) }
-          : null;
     /** When the batch came: what its events move (who is where, a door's status) is never later than this (an edge's
      *  clock far ahead set a door or person past every later event, and past what the database takes: a transaction of
      *  every controller's batches failed on it, again at each resend) */
@@ -314,13 +299,6 @@ export function createEdgeIngest(db: Db) {
           continue;
         }
         if (edge.seq > expected && edge.live === true) {
-          // what it says is checked as any other's and refused with why; its number is not noted (the backlog brings it
-          // again, refused and noted then)
-          const wrong = decidedProblem(edge.decided);
-          if (wrong) {
-            rejected.push({ index: g.index, violations: [wrong] });
-            continue;
-          }
           storedAhead.add(edge.seq); // on its way: a resend meanwhile is a duplicate
           ahead.add(g.e);
           storedAheadOf.add(g.e);
@@ -335,13 +313,7 @@ export function createEdgeIngest(db: Db) {
           });
           continue;
         }
-        // refused for what it says, its number is used all the same: the edge sends it no more, and the next follows it
         next.set(g.e.controllerId, edge.seq + 1);
-        const wrong = decidedProblem(edge.decided);
-        if (wrong) {
-          rejected.push({ index: g.index, violations: [wrong] });
-          continue;
-        }
         kept.push(g);
       }
       rejected.sort((a, b) => a.index - b.index);
@@ -465,7 +437,8 @@ export function createEdgeIngest(db: Db) {
       // raised and returned to normal while offline: recorded, not raised as new
       if (edge.clearedAt !== undefined && edge.clearedAt >= edge.occurredAt) out.clearedOffline = { at: new Date(edge.clearedAt).toISOString() };
     } else if (base.message.length > 500) out.message = base.message.slice(0, 500);
-    // what it moves, in its own transaction: who is where, and its door's status (the newest the door has heard)
+    // what it moves, in its own transaction: who is where, and its door's status (the newest the door has heard), of the
+    // client's own door only (moveDoorStatuses: a `door-N` of another client's door or nobody's moves nothing)
     const moved = presenceOf.get(e);
     if (moved) out.presence = moved;
     const status = DOOR_STATUS_OF[e.eventCode];

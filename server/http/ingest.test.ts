@@ -100,9 +100,18 @@ describe('the device interface', () => {
     expect(await eventCount()).toBe(before + 1);
   });
 
-  it("refuses an edge's live events naming another client's controller or its people and doors: nothing stored, no number noted", async () => {
+  it("refuses an edge's live events naming another client's controller, no number noted; its people and doors are as ones that exist nowhere", async () => {
     const nw = await watch(operator);
     const before = await eventCount();
+    const northwindRows = async () =>
+      JSON.stringify(
+        await Promise.all([
+          s.db.query('select to_jsonb(p)::text r from zone_presence p where client_id = $1 order by identity_id', [northwind]),
+          s.db.query('select to_jsonb(d)::text r from doors d where client_id = $1 order by id', [northwind]),
+          s.db.query('select count(*)::text n, max(id)::text m from events where client_id = $1', [northwind]),
+        ]).then((rs) => rs.map((x) => x.rows)),
+      );
+    const northwindBefore = await northwindRows();
     const seqRows = async (controller: number) =>
       (
         await s.db.query('select 1 from edge_controllers where controller_id = $1 union all select 1 from edge_seq_ahead where controller_id = $1', [
@@ -121,30 +130,46 @@ describe('the device interface', () => {
     const nwDoor = Number((await s.db.query<{ id: number }>('select id from doors where client_id = $1 order by id limit 1', [northwind])).rows[0].id);
     const nwPerson = Number((await s.db.query<{ id: number }>('select id from identities where client_id = $1 order by id limit 1', [northwind])).rows[0].id);
     // Harbour's key: a live event far ahead of Northwind's controller's journal, and one of Harbour's own controller
-    // whose decided swipe names Northwind's door and person (the live lane stores ahead without waiting for the backlog)
+    // whose decided swipe names Northwind's door and person (the live lane stores ahead without waiting for the backlog),
+    // then the same naming a door and person that exist nowhere
+    const hbSwipe = (seq: number, identityId: number, doorId: number) => ({
+      controllerId: hbController,
+      eventCode: EVENT_CODES.accessGranted,
+      sourceId: 'reader-1',
+      edge: part(seq, { identityId, decision: 'granted', reason: 'granted', card: 'NW-CARD', doorId, side: 'entry' }),
+    });
     const r = await send(
       [
         { controllerId: nwController, eventCode: EVENT_CODES.accessGranted, sourceId: 'reader-1', edge: part(1_000) },
         { controllerId: nwController, eventCode: EVENT_CODES.doorForcedOpen, sourceId: 'door-1', edge: part(1_001) },
-        {
-          controllerId: hbController,
-          eventCode: EVENT_CODES.accessGranted,
-          sourceId: 'reader-1',
-          edge: part(5_000, { identityId: nwPerson, decision: 'granted', reason: 'granted', card: 'NW-CARD', doorId: nwDoor, side: 'entry' }),
-        },
+        hbSwipe(5_000, nwPerson, nwDoor),
       ],
       harbourKey,
     );
+    const nowhere = await send([hbSwipe(5_001, 900_000_001, 900_000_002)], harbourKey);
     expect(r.status).toBe(200);
-    expect(r.body.accepted).toBe(0);
+    expect(r.body.accepted).toBe(1);
     expect(r.body.rejected.map((x: any) => [x.index, x.violations[0].field, x.violations[0].code])).toEqual([
       [0, 'controllerId', 'ingest.notKnownController'],
       [1, 'controllerId', 'ingest.notKnownController'],
-      [2, 'edge.decided.identityId', 'ingest.notKnownIdentity'],
     ]);
-    expect(await eventCount()).toBe(before);
+    // Northwind's person and door answered as ones that exist nowhere: stored, Harbour's, attributed to no one
+    expect(nowhere.status).toBe(200);
+    expect({ ...r.body, rejected: [], firstId: 0, lastId: 0 }).toEqual({ ...nowhere.body, firstId: 0, lastId: 0 });
+    const { rows } = await s.db.query<{ client_id: number; identity_id: number | null }>(
+      'select client_id, identity_id from events where id = any($1::bigint[]) order by id',
+      [[r.body.firstId, nowhere.body.firstId]],
+    );
+    expect(rows.map((x) => [Number(x.client_id), x.identity_id])).toEqual([
+      [Number(rows[0].client_id), null],
+      [Number(rows[0].client_id), null],
+    ]);
+    expect(Number(rows[0].client_id)).not.toBe(northwind);
+    expect(await eventCount()).toBe(before + 2);
     expect(await seqRows(nwController)).toBe(nwNumbers); // no number of Northwind's controller noted by Harbour's batch
-    expect(await s.count('select 1 from edge_seq_ahead where controller_id = $1 and seq = 5000', [hbController])).toBe(0);
+    expect(await s.count('select 1 from edge_seq_ahead where controller_id = $1 and seq = any($2::bigint[])', [hbController, [5_000, 5_001]])).toBe(2);
+    // nothing of Northwind's moved, written or said
+    expect(await northwindRows()).toBe(northwindBefore);
     await new Promise((res) => setTimeout(res, 300));
     expect(nw.on(DESTINATIONS.events)).toEqual([]);
   });

@@ -19,19 +19,32 @@ export interface DoorStatusMove {
  * older ones of its backlog; of two at one moment the later one in `moves`), unless a newer one set it already. The
  * doors whose status moved to another (said live after the commit). The rows are locked first in the order of their
  * ids (docs/ARCHITECTURE.md, lock order), for no key update (a row written meanwhile that refers to a door is not held).
+ * A move names a door of its client only: an edge's `door-N` of a door not its client's (another client's, or nobody's,
+ * as the client is told: server/edge/othersNames.test.ts) moves, reads and holds nothing, and its time never hides
+ * the door's own client's move of the same transaction (the newest move of each door was kept whoever's it was, and the
+ * update by another client's found no row: the door's own status lost).
  */
 export async function moveDoorStatuses(
   tx: Db,
   moves: readonly DoorStatusMove[],
 ): Promise<{ id: number; name: string; division_id: number | null; client_id: number; status: string }[]> {
-  const latest = new Map<number, DoorStatusMove>();
-  for (const m of moves) if ((latest.get(m.doorId)?.at ?? -Infinity) <= m.at) latest.set(m.doorId, m);
-  if (!latest.size) return [];
-  const ids = inLockOrder(latest.keys(), (doorId) => doorId);
-  const { rows: locked } = await tx.query<{ id: number; status: string | null }>(
-    'select id, status from doors where id = any($1::int[]) order by id for no key update',
-    [ids],
+  // each client's newest move of each door it names, by `client:door`
+  const latestOf = new Map<string, DoorStatusMove>();
+  for (const m of moves) {
+    const k = `${m.clientId}:${m.doorId}`;
+    if ((latestOf.get(k)?.at ?? -Infinity) <= m.at) latestOf.set(k, m);
+  }
+  if (!latestOf.size) return [];
+  const named = [...latestOf.values()];
+  // the doors that are their client's, locked (a door is one client's: at most one move of each is left)
+  const { rows: locked } = await tx.query<{ id: number; client_id: number; status: string | null }>(
+    `select id, client_id, status from doors where (id, client_id) in (select i, c from unnest($1::int[], $2::int[]) as v(i, c))
+     order by id for no key update`,
+    [named.map((m) => m.doorId), named.map((m) => m.clientId)],
   );
+  if (!locked.length) return [];
+  const latest = new Map(locked.map((r) => [Number(r.id), latestOf.get(`${Number(r.client_id)}:${Number(r.id)}`)!]));
+  const ids = inLockOrder(latest.keys(), (doorId) => doorId);
   const before = new Map(locked.map((r) => [Number(r.id), r.status]));
   const { rows } = await tx.query<{ id: number; name: string; division_id: number | null; client_id: number; status: string }>(
     `update doors d set status = v.s, status_at = v.a from unnest($1::int[], $2::int[], $3::text[], $4::timestamptz[]) as v(i, c, s, a)
@@ -73,17 +86,6 @@ export async function ownIdentityIds(db: Db, clientId: number, ids: number[]): P
   if (!ids.length) return [];
   const params: unknown[] = [ids];
   const { rows } = await db.query<{ id: number }>(`select id from identities where id = any($1::int[]) and ${tenant(params, clientId)}`, params);
-  return rows.map((r) => Number(r.id));
-}
-
-/**
- * Which of `ids` (not the client's) are another client's now, in `table` (identities, doors): what an edge's decided
- * swipe names that its snapshot cannot have held. The others are gone (deleted since the edge decided) or never were.
- */
-export async function othersIds(db: Db, clientId: number, table: 'identities' | 'doors', ids: number[]): Promise<number[]> {
-  if (!ids.length) return [];
-  const params: unknown[] = [ids];
-  const { rows } = await db.query<{ id: number }>(`select id from ${table} where id = any($1::int[]) and not (${tenant(params, clientId)})`, params);
   return rows.map((r) => Number(r.id));
 }
 
