@@ -399,8 +399,6 @@ export const zhSentences: Record<string, string> = {
   'ingest.notKeysController': '不是此密钥所属的控制器',
   'ingest.notKnownController': '不是此客户已知的控制器',
   'ingest.seqExpected': '必须为 {expected}：事件按顺序且只存储一次',
-  'ingest.notKnownIdentity': '不是此客户已知的身份',
-  'ingest.notKnownDoor': '不是此客户已知的门',
   'ingest.stillWriting': '服务器仍在写入之前的事件：请在 Retry-After 指定的秒数后重新发送此批事件',
   'ingest.sendAgain': '这些事件与已存储的事件不衔接：请在 Retry-After 指定的秒数后重新发送',
   'leave.approverOnly': '只有该人员所在团队的请假审批人才能审批其请假',
