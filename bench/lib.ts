@@ -11,7 +11,7 @@ import pg from 'pg';
 import { openPglite, openPostgres, type Db } from '../server/db/db';
 import { migrate } from '../server/db/migrate';
 import { DEMO_PASSWORD, seed } from '../server/db/seed';
-import { chromiumPath } from '../e2e/chromium';
+import { chromiumPath } from '../playwright.config';
 
 export const pct = (xs: number[], p: number) => {
   if (!xs.length) return NaN;
@@ -175,7 +175,7 @@ export const publisherOf = (app: unknown) => (app as { realtime: { publish(clien
 
 /** The console copy the browser benchmarks serve (built unless BENCH_SKIP_BUILD=1 and one is there). */
 export const BENCH_DIST = process.env.BENCH_DIST ?? '.tmp/dist-bench';
-const CHROMIUM = chromiumPath; // e2e/chromium.ts: the headless shell when installed, as the end-to-end tests
+const CHROMIUM = chromiumPath; // playwright.config.ts: the headless shell when installed, as the end-to-end tests
 const CHROMIUM_ARGS = [
   '--no-sandbox',
   '--disable-gpu',
