@@ -229,6 +229,33 @@ export async function startTestServer(overrides: Partial<ServerOptions> = {}) {
 export type TestServer = Awaited<ReturnType<typeof startTestServer>>;
 
 /** A test server and the id of its client of `code` (a file whose tests work in one seeded client, e.g. 'NORTHWIND'). */
+/**
+ * The pipeline's writer held on demand (give `beforeIngestWrite` to startTestServer): `hold()` holds it from its next
+ * write until the function it returns is called, so what is admitted meanwhile waits in the pipeline's queue (a
+ * person or zone deleted then, two batches in one transaction); `writes` counts the writes begun.
+ */
+export function heldIngestWriter() {
+  let held: Promise<void> | null = null;
+  let writes = 0;
+  return {
+    beforeIngestWrite: async () => {
+      writes++;
+      await held;
+    },
+    hold(): () => void {
+      let release!: () => void;
+      held = new Promise<void>((r) => (release = r));
+      return () => {
+        held = null;
+        release();
+      };
+    },
+    get writes() {
+      return writes;
+    },
+  };
+}
+
 export async function startTestServerIn(code: string, overrides: Partial<ServerOptions> = {}): Promise<{ s: TestServer; clientId: number }> {
   const s = await startTestServer(overrides);
   return { s, clientId: await s.clientIdOf(code) };

@@ -7,7 +7,7 @@
 // database (PGlite and PostgreSQL).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { API, EVENT_CODES, controllersResource } from '../../contract';
-import { startTestServer, type TestServer } from '../testkit';
+import { heldIngestWriter, startTestServer, type TestServer } from '../testkit';
 
 let s: TestServer;
 let admin = '';
@@ -22,16 +22,12 @@ let theirs = { person: 0, door: 0, zone: 0 };
 const NOWHERE = { person: 900_000_001, door: 900_000_002 };
 /** Northwind's person and door (into a zone of its own) */
 let ours = { person: 0, card: 'OTHERS-1', door: 0, zone: 0 };
-/** the writer held while `hold` is set (the pipeline's beforeWrite): what is admitted meanwhile waits in its queue */
-let hold: Promise<void> | null = null;
-let writes = 0;
+/** the pipeline's writer, held on demand: what is admitted meanwhile waits in its queue */
+const writer = heldIngestWriter();
 
 beforeAll(async () => {
   s = await startTestServer({
-    beforeIngestWrite: async () => {
-      writes++;
-      await hold;
-    },
+    beforeIngestWrite: writer.beforeIngestWrite,
   });
   northwind = await s.clientIdOf('NORTHWIND');
   harbour = await s.clientIdOf('HARBOUR');
@@ -208,11 +204,10 @@ describe("another client's person or door named by an edge", () => {
     const hbFrom = (await lastSeq(hb.id)) + 1;
     // Harbour's own edge says its door is locked; Northwind's edge names that door (forced open, later) in the same
     // transaction of the pipeline: the newest of the door's moves was Northwind's, and Harbour's own was lost
-    let release!: () => void;
-    hold = new Promise<void>((r) => (release = r));
-    const wrote = writes;
+    const release = writer.hold();
+    const wrote = writer.writes;
     const filler = post(hb, [{ controllerId: hb.id, eventCode: EVENT_CODES.accessGranted, sourceId: 'reader-hold', message: 'Others test hold' }]);
-    for (let i = 0; writes === wrote; i++) {
+    for (let i = 0; writer.writes === wrote; i++) {
       if (i > 2000) throw new Error('the writer not held in 20 s');
       await new Promise((r) => setTimeout(r, 10));
     }
@@ -227,7 +222,6 @@ describe("another client's person or door named by an edge", () => {
       if (i > 2000) throw new Error('the second batch not queued in 20 s');
       await new Promise((r) => setTimeout(r, 10));
     }
-    hold = null;
     release();
     expect((await filler).status).toBe(200);
     const [h, n] = [await theirsFirst, await oursNext];

@@ -10,7 +10,7 @@
 // of any controller written in the same transaction.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { API, EVENT_CODES, controllersResource, identitiesResource } from '../../contract';
-import { startTestServer, tablesSnapshot, type TestServer } from '../testkit';
+import { heldIngestWriter, startTestServer, tablesSnapshot, type TestServer } from '../testkit';
 
 let s: TestServer;
 let admin = '';
@@ -19,16 +19,12 @@ let northwind = 0;
 const ctl: { id: number; key: string }[] = [];
 let harbourPerson = 0;
 let harbourDoor = 0;
-/** the writer held while `hold` is set (the pipeline's beforeWrite): what is admitted meanwhile waits in its queue */
-let hold: Promise<void> | null = null;
-let writes = 0;
+/** the pipeline's writer, held on demand: what is admitted meanwhile waits in its queue */
+const writer = heldIngestWriter();
 
 beforeAll(async () => {
   s = await startTestServer({
-    beforeIngestWrite: async () => {
-      writes++;
-      await hold;
-    },
+    beforeIngestWrite: writer.beforeIngestWrite,
   });
   admin = await s.loginTo('admin', 'NORTHWIND');
   northwind = await s.clientIdOf('NORTHWIND');
@@ -184,14 +180,12 @@ describe('a batch sent again after what it names changed', () => {
 describe("one bad event's blast radius", () => {
   /** Holds the writer with one event of `c` (its transaction cut and waiting): what comes next waits in the queue. */
   async function holdWriter(c: { id: number; key: string }) {
-    let release!: () => void;
-    hold = new Promise<void>((r) => (release = r));
-    const before = writes;
+    const release = writer.hold();
+    const before = writer.writes;
     const filler = post(c, [{ controllerId: c.id, eventCode: EVENT_CODES.accessGranted, sourceId: 'reader-hold', message: 'Stale test hold' }]);
-    await until('the writer held', () => writes > before);
+    await until('the writer held', () => writer.writes > before);
     return {
       release: async () => {
-        hold = null;
         release();
         expect((await filler).status).toBe(200);
       },
