@@ -121,10 +121,10 @@ function GuardedView() {
       <Suspense fallback={<FullPageSpinner />}>
         <ErrorBoundary where={routeTitle(route)} key={location.pathname}>
           <Screen />
-          {/* issue 48: the sign-in screen is not what a console waits for: the sign-in page mounts the console on it to
-              take the submitted form over, and the screen the sign-in leads to is the opening one (the live
-              connection's libraries, the overlays and the later widgets wait for its answers, not for this screen) */}
-          {route.path !== LOGIN && <OpeningScreenShown />}
+          {/* issue 48: a sign-in screen is not what a console waits for (RouteDef.handsOver): the screen the sign-in
+              leads to is the opening one (the live connection's libraries, the overlays and the later widgets wait
+              for its answers, not for this screen) */}
+          {!route.handsOver && <OpeningScreenShown />}
         </ErrorBoundary>
       </Suspense>
     </RouteContext.Provider>

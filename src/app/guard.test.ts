@@ -109,5 +109,8 @@ describe('the screens a console opens on (issue 48: fetched with its code)', () 
     expect(openingScreens('/login', '')).toEqual(['login', 'dashboard']);
     expect(openingScreens('/login', '?redirect=%2Fmonitor%2Falarms%3Fpage%3D2')).toEqual(['login', 'alarms']);
     expect(openingScreens('/login', '?redirect=%2F')).toEqual(['login', 'dashboard']);
+    // the centered sign-in page hands over as the split one does (it counted as the opening screen before the route said so)
+    expect(openingScreens('/login-remake', '')).toEqual(['loginRemake', 'dashboard']);
+    expect(openingScreens('/login-remake', '?redirect=%2Fmonitor%2Falarms')).toEqual(['loginRemake', 'alarms']);
   });
 });

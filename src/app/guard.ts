@@ -27,7 +27,7 @@ export function openingScreens(pathname: string, search: string): ScreenKey[] {
     return route.redirect?.kind === 'always' ? matchRoute(route.redirect.to).route : route;
   };
   const route = at(pathname);
-  if (route.path !== LOGIN) return [route.screen];
+  if (!route.handsOver) return [route.screen];
   const back = new URLSearchParams(search).get('redirect');
   return [route.screen, at(back ? back.split('?')[0] : DASHBOARD).screen];
 }

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { CATALOGUE, PRIVILEGE_CODES } from '../../contract';
 import { BINS } from '../../model-tests/madeUpResource';
+import { SIGN_IN_PAGE_PATHS } from '../signin/variant';
 import { ATTENDANCE_MENU, ROUTES, withDeclaredRoutes } from './routeTable';
 
 describe('the route table', () => {
@@ -34,6 +35,17 @@ describe('the route table', () => {
       expect(ROUTES.find((r) => r.path === p)?.layout, p).toBe(false);
     }
     for (const p of ['/reset-password', '/forgot-password', '/print-record']) expect(ROUTES.find((r) => r.path === p)?.cache, p).toBe(false);
+  });
+
+  it('marks exactly the paths a sign-in page stands in for as handing over to the screen the sign-in leads to', () => {
+    // the sign-in page mounts the console on these routes' screens (src/signin/variant.ts); a route missing the flag
+    // would count its sign-in screen as the opening one (issue 48: the later loads in the middle of the sign-in)
+    expect(SIGN_IN_PAGE_PATHS.length).toBeGreaterThan(0);
+    expect(
+      ROUTES.filter((r) => r.handsOver)
+        .map((r) => r.path)
+        .sort(),
+    ).toEqual([...SIGN_IN_PAGE_PATHS].sort());
   });
 
   it('hides attendance children and add/edit routes from the sidebar', () => {

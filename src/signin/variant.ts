@@ -3,8 +3,11 @@
 import { STORAGE } from '../../contract/constants';
 import type { AuthVariant } from './SignInView';
 
-/** The paths the sign-in page of a cold load stands in for, with their look. */
+/** The paths the sign-in page of a cold load stands in for, with their look (each a route that hands over: RouteDef.handsOver). */
 const PAGE_PATHS: Record<string, AuthVariant> = { '/login': 'split', '/login-remake': 'centered' };
+
+/** The paths a sign-in page stands in for: the console is mounted on their sign-in screen to take its form over. */
+export const SIGN_IN_PAGE_PATHS: readonly string[] = Object.keys(PAGE_PATHS);
 
 /** The sign-in page's look for a cold load of `path`, or null when the console itself is to start (another path, or a
  *  session stored: that console restores it, as a reload does). */

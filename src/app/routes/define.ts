@@ -96,6 +96,11 @@ export interface RouteDef {
   hidden: boolean;
   redirect?: RedirectRule;
   screen: ScreenKey;
+  /** A sign-in screen (issue 48): the sign-in page of a cold load mounts the console on it to take its form over, and a
+   *  sign-in there hands the console over to the screen it leads to (the `redirect` parameter's, or the dashboard). That
+   *  screen is the opening one: its chunk is asked with the console's, and what the console loads later waits for its
+   *  answers, not for this screen's. Every path src/signin/variant.ts stands in for has it (src/app/routeTable.test.ts). */
+  handsOver?: boolean;
   /** what a not-yet-built screen will do (shown on its "later release" page). */
   description?: string;
 }

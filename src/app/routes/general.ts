@@ -5,8 +5,15 @@ import { r, DASHBOARD, LOGIN, FORBIDDEN, CLIENTS, type RouteDef } from './define
 
 export const GENERAL_ROUTES: RouteDef[] = [
   r('general', '/', 'Home', undefined, { type: 'PUBLIC', hidden: true, cache: false, layout: false, redirect: { kind: 'always', to: DASHBOARD } }),
-  r('general', LOGIN, 'Sign in', undefined, { type: 'PUBLIC', layout: false, cache: false, hidden: true, screen: 'login' }),
-  r('general', '/login-remake', 'Sign in', undefined, { type: 'RESTRICTED', layout: false, cache: false, hidden: true, screen: 'loginRemake' }),
+  r('general', LOGIN, 'Sign in', undefined, { type: 'PUBLIC', layout: false, cache: false, hidden: true, screen: 'login', handsOver: true }),
+  r('general', '/login-remake', 'Sign in', undefined, {
+    type: 'RESTRICTED',
+    layout: false,
+    cache: false,
+    hidden: true,
+    screen: 'loginRemake',
+    handsOver: true,
+  }),
   r('general', DASHBOARD, 'Dashboard', ['0.1'], { icon: 'dashboard', screen: 'dashboard', redirect: { kind: 'clientRequired', to: CLIENTS } }),
   r('general', '/profile', 'Profile', undefined, { icon: 'user', hidden: true, screen: 'profile' }),
   r('general', '/reset-password', 'Reset password', undefined, { type: 'RESTRICTED', layout: false, cache: false, hidden: true, screen: 'resetPassword' }),
