@@ -146,19 +146,22 @@ function rowShape(fields: Fields): Record<string, Struct<any, any>> {
  * servers, hundreds a run, made them again each time), and what is derived from a struct, as the API description's
  * JSON schema (server/openapi/jsonSchema.ts jsonSchemaOf), is kept by the struct.
  */
-const INPUTS = new WeakMap<object, Struct<any, any>>();
-const ROWS = new WeakMap<object, Struct<any, any>>();
-const LIST_QUERIES = new WeakMap<object, Struct<any, any>>();
-const ACTION_BODIES = new WeakMap<object, Struct<any, any>>();
-function once(made: WeakMap<object, Struct<any, any>>, r: object, make: () => Struct<any, any>): Struct<any, any> {
-  let s = made.get(r);
-  if (s === undefined) made.set(r, (s = make()));
-  return s;
+function perDeclaration<K extends object>(make: (k: K) => Struct<any, any>): (k: K) => Struct<any, any> {
+  const made = new WeakMap<K, Struct<any, any>>();
+  return (k) => {
+    let s = made.get(k);
+    if (s === undefined) made.set(k, (s = make(k)));
+    return s;
+  };
 }
+const inputOnce = perDeclaration(inputOf);
+const rowOnce = perDeclaration(rowOf);
+const listQueryOnce = perDeclaration(listQueryOf);
+const actionBodyOnce = perDeclaration(actionBodyOf);
 
 /** POST and PUT bodies: every field that is not read-only; the edit form also sends the updatedAt it loaded. */
 export function inputSchema<R extends ResourceDeclaration<any>>(r: R): Struct<Input<R>, any> {
-  return once(INPUTS, r, () => inputOf(r)) as unknown as Struct<Input<R>, any>;
+  return inputOnce(r) as unknown as Struct<Input<R>, any>;
 }
 function inputOf(r: ResourceDeclaration<any>): Struct<any, any> {
   const shape = inputShape(r.fields, `resource.${r.name}`);
@@ -169,7 +172,7 @@ function inputOf(r: ResourceDeclaration<any>): Struct<any, any> {
 
 /** One row as the server answers it. */
 export function rowSchema<R extends ResourceDeclaration<any>>(r: R): Struct<Row<R>, any> {
-  return once(ROWS, r, () => rowOf(r)) as unknown as Struct<Row<R>, any>;
+  return rowOnce(r) as unknown as Struct<Row<R>, any>;
 }
 function rowOf(r: ResourceDeclaration<any>): Struct<any, any> {
   const shape: Record<string, Struct<any, any>> = { id: integer(), ...rowShape(r.fields) };
@@ -206,7 +209,7 @@ const SORT_PAIR = (fields: string[]) => new RegExp(`^(?:(?:${fields.join('|')}),
 /** GET list query: page, size, sort over the allow-list, q, one equality filter per filterable field, and a range
  *  (`From`, `To`) per filterable date. */
 export function listQuerySchema(r: ResourceDeclaration<any>): Struct<any, any> {
-  return once(LIST_QUERIES, r, () => listQueryOf(r));
+  return listQueryOnce(r);
 }
 function listQueryOf(r: ResourceDeclaration<any>): Struct<any, any> {
   const sortable = sortableFields(r);
@@ -385,7 +388,7 @@ export function mayOnRow(r: ResourceDeclaration<any>, action: 'view' | 'add' | '
 
 /** The body of a declared record action: `{ reason }` within its bounds when it asks for one, else nothing. */
 export function recordActionBody(a: RecordAction): Struct<any, any> {
-  return once(ACTION_BODIES, a, () => actionBodyOf(a));
+  return actionBodyOnce(a);
 }
 function actionBodyOf(a: RecordAction): Struct<any, any> {
   if (!a.reason) return type({});
