@@ -22,7 +22,7 @@ import {
   processClearedPoints,
   shelveRaisedAlarms,
 } from '../db/queries/pipeline';
-import { moveDoorStatuses, movePresence } from '../db/queries/edgeIngest';
+import { holdEdgeControllers, moveDoorStatuses, movePresence } from '../db/queries/edgeIngest';
 
 export { AlarmError } from './alarms';
 export { eventOfRow, type EventInput, type Publish, type PublishTo } from './events';
@@ -118,12 +118,29 @@ export interface PipelineOptions {
   depth?: number;
 }
 
-/** An edge's events that do not follow what is stored (a batch before them failed; one was stored ahead by another
- *  server): nothing of the transaction is stored, and the edge sends them again from what the server has (issue 47). */
 /** The most resync events a transaction of live events takes with them (issue 47: a resync is never starved). */
 const RESYNC_IN_LIVE_MAX = 250;
 
+/** An edge's events that do not follow what is stored (a batch before them failed; one was stored ahead by another
+ *  server): nothing of the transaction is stored, and the edge sends them again from what the server has (issue 47). */
 export class EdgeSeqConflict extends Error {}
+/** An edge controller deleted after its batch was admitted, while the batch waited in the queue: its batch goes nowhere
+ *  (its numbers' rows went with it); answered as a conflict, its resend is refused with its key gone (401). */
+export class EdgeControllerGone extends EdgeSeqConflict {}
+
+/**
+ * A transaction's events to write, and those of the batches (recordMany's groups) with an edge event of a controller
+ * deleted since they were admitted, which go nowhere: the controllers whose numbers it writes are held first
+ * (holdEdgeControllers), so no foreign key error of one gone fails the transaction and every other controller's batch.
+ */
+async function withoutGoneControllers<T extends { p: Pending; input: EventInput }>(tx: Db, all: T[]): Promise<{ kept: T[]; gone: T[] }> {
+  const named = [...new Set(all.flatMap((x) => (x.input.edgeSeq ? [x.input.edgeSeq.controllerId] : [])))];
+  const there = named.length ? await holdEdgeControllers(tx, named) : null;
+  if (!there || there.size === named.length) return { kept: all, gone: [] };
+  const goneBatches = new Set(all.flatMap((x) => (x.input.edgeSeq && !there.has(x.input.edgeSeq.controllerId) ? [x.p.group ?? x.p] : [])));
+  const isGone = (x: T) => goneBatches.has(x.p.group ?? x.p);
+  return { kept: all.filter((x) => !isGone(x)), gone: all.filter(isGone) };
+}
 
 export function createPipeline(db: Db, publish: Publish, opts: PipelineOptions = {}) {
   const scopes = createSourceScopes(db);
@@ -237,17 +254,25 @@ export function createPipeline(db: Db, publish: Publish, opts: PipelineOptions =
   /** One transaction for the batch: the events, the alarms they raise, the alarms they return to normal (§4), in order. */
   async function writeBatch(batch: Pending[], after: Promise<void>, onInserted: () => void) {
     const byKey = await alarmTypes();
-    const prepared = batch.map((p) => ({
+    // each event's division (issue 10), from the tenant's sources read once (one await per tenant, not one per event)
+    const divisionOf = await scopes.divisionsOf(batch);
+    const all = batch.map((p, i) => ({
       p,
       clientId: p.clientId,
       input: p.input,
       type: typeOf(byKey, p.clientId, p.input.eventCode),
       pointId: p.input.pointId ?? p.input.sourceId,
       pointName: p.input.pointName === undefined ? p.input.sourceName : p.input.pointName,
+      division: divisionOf[i],
     }));
-    // each event's division (issue 10), from the tenant's sources read once (one await per tenant, not one per event)
-    const divisions = await scopes.divisionsOf(batch);
-    const { events, cleared, doors } = await db.transaction(async (tx) => {
+    const { prepared, gone, events, cleared, doors } = await db.transaction(async (tx) => {
+      // Gatehouse Edge: the batch of a controller deleted while it waited in the queue goes nowhere, the others go on
+      const { kept: prepared, gone } = await withoutGoneControllers(tx, all);
+      if (!prepared.length) {
+        onInserted();
+        await after; // (settled in turn, as any batch)
+        return { prepared, gone, events: [] as Event[], cleared: new Map<number, number>(), doors: [] };
+      }
       const inserted = await insertEvents(tx, [
         prepared.map((p) => p.clientId),
         prepared.map((p) => p.input.eventCode),
@@ -258,7 +283,7 @@ export function createPipeline(db: Db, publish: Publish, opts: PipelineOptions =
         prepared.map((p) => p.input.message),
         prepared.map((p) => !!p.type),
         prepared.map((p) => p.type?.priority ?? 100),
-        divisions,
+        prepared.map((p) => p.division),
         prepared.map((p) => p.input.decided?.identityId ?? null),
         prepared.map((p) => p.input.decided?.decision ?? null),
         prepared.map((p) => p.input.decided?.reason ?? null),
@@ -385,17 +410,19 @@ export function createPipeline(db: Db, publish: Publish, opts: PipelineOptions =
       const moves = prepared.flatMap((p) => (p.input.presence ? [{ clientId: p.clientId, ...p.input.presence }] : []));
       if (moves.length) await movePresence(tx, moves);
       const doorMoves = prepared.flatMap((p) => (p.input.doorStatus ? [{ clientId: p.clientId, ...p.input.doorStatus }] : []));
-      return { events, cleared: clearedPerClient, doors: doorMoves.length ? await moveDoorStatuses(tx, doorMoves) : [] };
+      return { prepared, gone, events, cleared: clearedPerClient, doors: doorMoves.length ? await moveDoorStatuses(tx, doorMoves) : [] };
     });
+    const goneError = gone.length ? new EdgeControllerGone('the edge controller of these events was deleted: they go nowhere') : null;
+    for (const x of gone) fail(x.p, goneError);
     // durable: now every console may see them, in order, then one alarm count per tenant whose count moved
     const countsFor = new Set<number>();
     events.forEach((event, i) => {
       const p = prepared[i];
       // only consoles that may see the source's division hear it (issue 10)
-      publish(p.clientId, DESTINATIONS.events, event, { division: divisions[i] });
+      publish(p.clientId, DESTINATIONS.events, event, { division: p.division });
       const code = statusOfCode(event.eventCode);
       if (code)
-        publish(p.clientId, DESTINATIONS.hardware, { id: event.eventSourceId, name: event.eventSourceName, status: code.status }, { division: divisions[i] });
+        publish(p.clientId, DESTINATIONS.hardware, { id: event.eventSourceId, name: event.eventSourceName, status: code.status }, { division: p.division });
       if (event.alert) countsFor.add(p.clientId);
       settle(p.p, event);
       for (const l of listeners) {

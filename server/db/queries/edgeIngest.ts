@@ -81,6 +81,19 @@ export async function ownControllerIds(db: Db, clientId: number, ids: number[]):
   return rows.map((r) => Number(r.id));
 }
 
+/**
+ * Which of the edge controllers `ids` whose numbers a pipeline transaction writes (edge_controllers, edge_seq_ahead:
+ * rows that refer to the controller) are still there, held for key share until the commit, in id order, as the foreign
+ * keys of those rows would hold them: its first statement, before any of their rows (docs/ARCHITECTURE.md, lock order;
+ * a controller's delete locks it, then its rows there by cascade). A controller deleted after its batch was admitted,
+ * while the batch waited in the pipeline's queue, is not among them (its events go nowhere); one deleted while this
+ * transaction runs is deleted after its commit.
+ */
+export async function holdEdgeControllers(tx: Db, ids: number[]): Promise<Set<number>> {
+  const { rows } = await tx.query<{ id: number }>('select id from controllers where id = any($1::int[]) order by id for key share', [ids]);
+  return new Set(rows.map((r) => Number(r.id)));
+}
+
 /** Which of `ids` are the client's identities. */
 export async function ownIdentityIds(db: Db, clientId: number, ids: number[]): Promise<number[]> {
   if (!ids.length) return [];
