@@ -2,7 +2,8 @@
 // list is re-read from REST after every (re)connect, and operators acknowledge and process through injected
 // REST actors (the server broadcasts the result to every console, this one included).
 // It also decides what the operator is told of new alarms (issue 10): the board of alarm notices the shell shows.
-import { assign, emit, enqueueActions, setup, stateIn, type ActorRefFrom, type SnapshotFrom } from 'xstate';
+import { assign, emit, enqueueActions, stateIn, type ActorRefFrom, type SnapshotFrom } from 'xstate';
+import { lazySetup } from './defined';
 import { ALARM_NOTICE_GATHER_MS, NOTIFICATION_MS, eventPointIdOf, sameId, type AcknowledgeUpdate, type AlarmAction, type Event } from '../contract';
 import { errorSaid, notProvided } from './notProvided';
 import type { AlarmFact, AlarmFacts } from './socket';
@@ -134,7 +135,7 @@ const factsOf = (e: AlarmsEvent): readonly AlarmFact[] => (e.type === 'facts.rec
 
 // ---------- machine ----------
 
-const alarmsSetup = setup({
+const alarmsSetup = lazySetup({
   types: {
     context: {} as AlarmsContext,
     events: {} as AlarmsEvent,

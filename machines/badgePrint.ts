@@ -2,7 +2,8 @@
 // the visit shows "badge printed" on every console. One print at a time; a failure can be retried, and a
 // printed badge can be printed again (a lost or smudged badge).
 import type { Sentence } from '../contract/messages';
-import { assign, setup, type ActorRefFrom, type SnapshotFrom } from 'xstate';
+import { assign, type ActorRefFrom, type SnapshotFrom } from 'xstate';
+import { lazySetup } from './defined';
 import type { BadgeVisitor } from '../contract';
 import { invariants } from './badgePrint.invariants';
 import { errorSaid, notProvided } from './notProvided';
@@ -18,7 +19,7 @@ export interface BadgePrintContext extends BadgePrintInput {
 }
 export type BadgePrintEvent = { type: 'badge.print' };
 
-export const badgePrintMachine = setup({
+export const badgePrintMachine = lazySetup({
   types: { context: {} as BadgePrintContext, events: {} as BadgePrintEvent, input: {} as BadgePrintInput },
   actors: {
     /** Companion print, then the server's record; resolves with the recorded print time. */

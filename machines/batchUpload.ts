@@ -5,7 +5,8 @@
 // goes back to the preview: the import is idempotent (rows match on employee number), so it can simply be run
 // again. A new file can be previewed from any resting state; the typed template stays chosen.
 import type { Sentence } from '../contract/messages';
-import { assign, setup, type ActorRefFrom, type SnapshotFrom } from 'xstate';
+import { assign, type ActorRefFrom, type SnapshotFrom } from 'xstate';
+import { lazySetup } from './defined';
 import { errorSaid, notProvided } from './notProvided';
 
 export interface BatchRowError {
@@ -69,7 +70,7 @@ const violationsOf = (error: unknown) => {
   return Array.isArray(v) ? v.filter((x) => x && typeof x.field === 'string' && typeof x.message === 'string') : [];
 };
 
-export const batchUploadMachine = setup({
+export const batchUploadMachine = lazySetup({
   types: { context: {} as BatchUploadContext, events: {} as BatchUploadEvent, tags: {} as 'busy' },
   actors: {
     preview: notProvided<BatchPreview, PreviewInput>('preview'),

@@ -1,7 +1,8 @@
 // The local card-reader connector (§4, §5, §7, §8): three local WebSocket ports tried in order with a 500 ms
 // pause, `{type, version, data}` messages of version v1.0.0 only, and the reader/card lifecycle that ends in a
 // validated MyKad read. The socket is injected (`socket`), so tests and the replay tool run it headless.
-import { assign, emit, fromCallback, setup, type ActorRefFrom, type CallbackActorLogic, type SnapshotFrom } from 'xstate';
+import { assign, emit, fromCallback, type ActorRefFrom, type CallbackActorLogic, type SnapshotFrom } from 'xstate';
+import { lazySetup } from './defined';
 import {
   CONNECTOR_DELAY_MS,
   CONNECTOR_PORTS,
@@ -132,7 +133,7 @@ function recent(filled: Record<string, Record<string, string>>, form: string) {
 const outOfOrder = (what: string) => `Card connector: '${what}' arrived out of order and was ignored`;
 
 // ---------- machine ----------
-const connectorSetup = setup({
+const connectorSetup = lazySetup({
   types: {
     context: {} as CardConnectorContext,
     events: {} as CardConnectorEvent,

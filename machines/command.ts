@@ -2,7 +2,8 @@
 // the last result kept for the view, a failure's message shown until the next try. What a command does is
 // the `run` actor the screen provides; the machine only keeps order (no second command while one runs). Each
 // answer is emitted (`command.done`, `command.failed`) for the view to say in a toast or to read its list again.
-import { assign, emit, setup, type ActorRefFrom, type SnapshotFrom } from 'xstate';
+import { assign, emit, type ActorRefFrom, type SnapshotFrom } from 'xstate';
+import { lazySetup } from './defined';
 import { invariants } from './command.invariants';
 import type { Sentence } from '../contract/messages';
 import { errorSaid, notProvided } from './notProvided';
@@ -20,7 +21,7 @@ export type CommandEvent = { type: 'command.run'; command: string; input?: unkno
  *  view to say by key (issue 48). */
 export type CommandEmitted =
   { type: 'command.done'; command: string; result: unknown } | { type: 'command.failed'; command: string; error: string; sentence?: Sentence };
-export const commandMachine = setup({
+export const commandMachine = lazySetup({
   types: { context: {} as CommandContext, events: {} as CommandEvent, emitted: {} as CommandEmitted },
   actors: { run: notProvided<unknown, { command: string; input?: unknown }>('run') },
 }).createMachine({

@@ -2,7 +2,8 @@
 // messages once found, backoff on loss, and the photo / badge / alarm-notification commands while connected.
 // Every effect is injected: `shufflePorts` (randomness), `probePort` (GET {host}/api/check-port) and
 // `messages` (the WebSocket at /api/messages) come from src/transport, tests or the replay tool.
-import { assign, emit, enqueueActions, fromCallback, setup, type ActorRefFrom, type CallbackActorLogic, type SnapshotFrom } from 'xstate';
+import { assign, emit, enqueueActions, fromCallback, type ActorRefFrom, type CallbackActorLogic, type SnapshotFrom } from 'xstate';
+import { lazySetup } from './defined';
 import {
   COMPANION_PORTS,
   COMPANION_PROBE_TIMEOUT_MS,
@@ -132,7 +133,7 @@ function failed(sentence: Sentence, requestId?: string): CompanionEmitted {
 const disconnected = (sentence: Sentence): CompanionEmitted => ({ type: 'companion.disconnected', reason: sentence.message, sentence });
 
 // ---------- machine ----------
-const companionSetup = setup({
+const companionSetup = lazySetup({
   types: {
     context: {} as CompanionContext,
     events: {} as CompanionEvent,

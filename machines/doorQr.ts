@@ -3,7 +3,8 @@
 // drawer, the code a credential shows at one door now (`doorQrCodeMachine`), read again when the server announces
 // the next period or, without a notice, a moment after the shown one ends. The REST calls are the actors the caller
 // provides (src/system/readActors.ts); the clock's reading comes with each answer.
-import { assign, emit, setup, type ActorRefFrom, type SnapshotFrom } from 'xstate';
+import { assign, emit, type ActorRefFrom, type SnapshotFrom } from 'xstate';
+import { lazySetup } from './defined';
 import { DOOR_QR_RENEW_GRACE_MS, type DoorQrCode, type DoorQrRow, type Sentence } from '../contract';
 import { errorSaid, notProvided } from './notProvided';
 
@@ -20,7 +21,7 @@ export interface DoorQrContext {
 export type DoorQrEvent = { type: 'doorQr.turn'; id: number; on: boolean } | { type: 'doorQr.reload' };
 export type DoorQrEmitted = { type: 'doorQr.turned'; id: number; on: boolean };
 
-export const doorQrMachine = setup({
+export const doorQrMachine = lazySetup({
   types: { context: {} as DoorQrContext, events: {} as DoorQrEvent, emitted: {} as DoorQrEmitted },
   actors: {
     list: notProvided<{ items: DoorQrRow[] }, void>('list'),
@@ -102,7 +103,7 @@ export function problemOf(error: unknown): DoorQrProblem {
   return { violation: true, message: typeof v.code === 'string' && v.values ? { message: v.message, code: v.code, values: v.values } : v.message };
 }
 
-export const doorQrCodeMachine = setup({
+export const doorQrCodeMachine = lazySetup({
   types: { context: {} as DoorQrCodeContext, events: {} as DoorQrCodeEvent, input: {} as { doorId: number } },
   actors: { code: notProvided<DoorQrAnswer, { doorId: number; credential: string }>('code') },
   delays: {

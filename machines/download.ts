@@ -1,7 +1,8 @@
 // A file made by the server while the console waits (the events screen's export of its stored history): idle →
 // running (the `fetch` actor the screen provides streams it and tells its progress) → idle with the file emitted for
 // the view to save (`download.ready`) | failed with why. Cancel stops the fetch (its request is aborted). One at a time.
-import { assign, emit, fromCallback, setup, type ActorRefFrom, type SnapshotFrom } from 'xstate';
+import { assign, emit, fromCallback, type ActorRefFrom, type SnapshotFrom } from 'xstate';
+import { lazySetup } from './defined';
 import type { Sentence } from '../contract/messages';
 import { invariants } from './download.invariants';
 
@@ -24,7 +25,7 @@ export type DownloadEvent =
   | { type: 'download.finished'; file?: { blob: Blob; filename: string }; error?: string | Sentence; cancelled?: boolean };
 export type DownloadEmitted = { type: 'download.ready'; blob: Blob; filename: string };
 
-export const downloadMachine = setup({
+export const downloadMachine = lazySetup({
   types: { context: {} as DownloadContext, events: {} as DownloadEvent, emitted: {} as DownloadEmitted },
   // the screen provides it (src/system/readActors.ts): it streams the file and sends back progress and its end
   actors: {

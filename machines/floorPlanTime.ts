@@ -5,17 +5,8 @@
 // moment moves on by the speed times that step, until it catches up with now and the plan is live again. The real
 // time comes in with the events the view sends (`now`) and moves on with the play-back's own steps: no clock here.
 import type { Sentence } from '../contract/messages';
-import {
-  assign,
-  fromCallback,
-  raise,
-  setup,
-  type ActorRefFrom,
-  type AnyEventObject,
-  type DoneActorEvent,
-  type ErrorActorEvent,
-  type SnapshotFrom,
-} from 'xstate';
+import { assign, fromCallback, raise, type ActorRefFrom, type AnyEventObject, type DoneActorEvent, type ErrorActorEvent, type SnapshotFrom } from 'xstate';
+import { lazySetup } from './defined';
 import {
   FLOOR_PLAN_HISTORY_MS,
   FLOOR_PLAN_PLAY_SPEEDS,
@@ -114,7 +105,7 @@ const READ_PERIOD_ALARMS = {
   },
 } as const;
 
-export const floorPlanTimeMachine = setup({
+export const floorPlanTimeMachine = lazySetup({
   types: {
     context: {} as FloorPlanTimeContext,
     events: {} as FloorPlanTimeEvent,

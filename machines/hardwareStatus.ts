@@ -2,7 +2,8 @@
 // words), door heartbeats (doorStatus default closed) and controller heartbeats (status default undefined).
 // Event codes of §4 (1012/1013 interface, 4002/4003 reader, 2000-2004 input, 3000/3001 output) set the status of
 // the event's source.
-import { assign, setup, type ActorRefFrom, type SnapshotFrom } from 'xstate';
+import { assign, type ActorRefFrom, type SnapshotFrom } from 'xstate';
+import { lazySetup } from './defined';
 import {
   normaliseStatus,
   statusOfCode,
@@ -97,7 +98,7 @@ export function applyHardwareFact(context: HardwareStatusContext, fact: Hardware
 
 const empty = (): HardwareStatusContext => ({ statuses: {}, doors: {}, controllers: {} });
 
-export const hardwareStatusMachine = setup({
+export const hardwareStatusMachine = lazySetup({
   types: { context: {} as HardwareStatusContext, events: {} as HardwareStatusEvent },
   actions: {
     // only the socket's facts come here (the transitions below): one, or a batch in order

@@ -2,7 +2,8 @@
 // `inspect` observer keeping every event an actor received, its sender and resulting state, in a bounded ring), the
 // headless replay that re-runs a journal through the same machines (journal.replay.ts: the CLI `npm run replay` and the
 // console's replay screen), and here the replay screen's machine; its selectors are in journal.selectors.ts.
-import { assign, fromPromise, setup } from 'xstate';
+import { assign, fromPromise } from 'xstate';
+import { lazySetup } from './defined';
 import { fill, sentenceValue, type ParsedJournal, type Sentence } from '../contract';
 import { errorText } from './notProvided';
 import { replayJournal, type ReplayResult } from './journal.replay';
@@ -28,7 +29,7 @@ export type ReplayViewerEvent =
   { type: 'journal.load'; name: string; text: string } | { type: 'journal.errorDismissed' } | { type: 'filter.set'; actor: string | null };
 
 /** Loads a journal as the CLI does (same parser, same replay) and keeps it for the timeline. */
-export const replayViewerMachine = setup({
+export const replayViewerMachine = lazySetup({
   types: { context: {} as ReplayViewerContext, events: {} as ReplayViewerEvent },
   actors: {
     replay: fromPromise<ReplayResult, { text: string }>(async ({ input }) => replayJournal(input.text)),

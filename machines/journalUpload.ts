@@ -5,7 +5,8 @@
 // once, then stops. It runs beside the actor system, not inside it, so its own timers and uploads never fill the
 // journal it uploads. The draw, the journal, the clock and the network are injected (src/system/journalUpload.ts).
 import type { Sentence } from '../contract/messages';
-import { assign, setup, type ActorRefFrom, type SnapshotFrom } from 'xstate';
+import { assign, type ActorRefFrom, type SnapshotFrom } from 'xstate';
+import { lazySetup } from './defined';
 import { uploadDelayMs } from '../contract';
 import { errorSaid, notProvided } from './notProvided';
 
@@ -66,7 +67,7 @@ export interface JournalUploadContext {
 
 const isPermanent = (error: unknown) => !!error && typeof error === 'object' && (error as Partial<UploadFailure>).permanent === true;
 
-export const journalUploadMachine = setup({
+export const journalUploadMachine = lazySetup({
   types: {
     context: {} as JournalUploadContext,
     events: {} as JournalUploadEvent,

@@ -9,7 +9,8 @@
 // each other: a read still hanging on the server that went away must not hold back the read after it came back
 // (e2e/reconnect.spec.ts). A failed read is dropped (the next resync reads again); a failed history load is read again
 // at the next resync (nothing else would ever fill the list).
-import { and, assign, enqueueActions, fromCallback, setup, type ActorRefFrom, type SnapshotFrom } from 'xstate';
+import { and, assign, enqueueActions, fromCallback, type ActorRefFrom, type SnapshotFrom } from 'xstate';
+import { lazySetup } from './defined';
 import type { Event } from '../contract';
 import { MAX_ROWS, mergeEvents, newestFirst } from './eventOrder';
 import { notProvided } from './notProvided';
@@ -63,7 +64,7 @@ const sorted = (rows: readonly Event[]) => rows.every((e, i) => i === 0 || newes
 const once = (rows: readonly Event[]) => new Set(rows.map((e) => String(e.id))).size === rows.length;
 type Snap = { context: LiveEventsContext; children: Record<string, unknown> };
 
-export const liveEventsMachine = setup({
+export const liveEventsMachine = lazySetup({
   types: {
     context: {} as LiveEventsContext,
     input: {} as LiveEventsInput | undefined,

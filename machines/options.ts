@@ -7,7 +7,8 @@
 //  - labels are kept per target for the signed-in client only: `session.ended` (sign-out, expiry, and a client
 //    switch) stops every request and drops every label and answer, so nothing of another client or user remains.
 // The two REST calls are the `lookup` and `search` actors the embedding provides (src/system/browser.ts).
-import { assign, enqueueActions, setup, stopChild, type ActorRefFrom, type SnapshotFrom } from 'xstate';
+import { assign, enqueueActions, stopChild, type ActorRefFrom, type SnapshotFrom } from 'xstate';
+import { lazySetup } from './defined';
 import { OPTION_BATCH_MS, OPTION_IDS_MAX, OPTION_LABELS_MAX, OPTION_SEARCH_PAUSE_MS } from '../contract';
 import { notProvided } from './notProvided';
 
@@ -124,7 +125,7 @@ const due = (s: PickerSearch) => s.typed !== (s.asking ?? s.answered);
 
 const freshSearch = (api: string): PickerSearch => ({ api, typed: '', asking: null, child: null, items: [], answered: null, failed: false });
 
-const optionsSetup = setup({
+const optionsSetup = lazySetup({
   types: { context: {} as OptionsContext, events: {} as OptionsEvent },
   actors: {
     lookup: notProvided<OptionAnswer, LookupInput>('lookup'),

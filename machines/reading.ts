@@ -7,7 +7,8 @@
 // something changed: it reads again at most every DASHBOARD_LIVE_MS, and never while a read is still on its way — a
 // slow answer is not cancelled by the next read, the read is owed until it is in. The waiting is a delayed event (the
 // clock is the actor system's, simulated in tests).
-import { assign, enqueueActions, setup, type ActorRefFrom, type SnapshotFrom } from 'xstate';
+import { assign, enqueueActions, type ActorRefFrom, type SnapshotFrom } from 'xstate';
+import { lazySetup } from './defined';
 import { DASHBOARD_LIVE_MS } from '../contract';
 import type { Sentence } from '../contract/messages';
 import { errorSaid, notProvided } from './notProvided';
@@ -40,7 +41,7 @@ export type ReadingEvent =
 
 const failedText = (error: unknown) => errorSaid(error, 'Could not load it.');
 
-export const readingMachine = setup({
+export const readingMachine = lazySetup({
   types: { context: {} as ReadingContext, events: {} as ReadingEvent, input: {} as unknown },
   actors: { read: notProvided<unknown, any>('read') },
   delays: { live: DASHBOARD_LIVE_MS },

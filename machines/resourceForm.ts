@@ -1,6 +1,7 @@
 // One add/edit form of a resource: load (edit), submit, server violations (400) back per field, saved; on a
 // loaded record, its named actions (form.act: approve a request), the record as the server answers it after.
-import { assertEvent, assign, emit, setup, type ActorRefFrom, type PromiseActorLogic, type SnapshotFrom } from 'xstate';
+import { assertEvent, assign, emit, type ActorRefFrom, type PromiseActorLogic, type SnapshotFrom } from 'xstate';
+import { lazySetup, provided } from './defined';
 import type { Sentence, Violation } from '../contract';
 import { errorSaid, notProvided } from './notProvided';
 
@@ -63,7 +64,7 @@ export function violationsOf(error: unknown): Violation[] {
   return v.filter((x): x is Violation => !!x && typeof x.field === 'string' && typeof x.message === 'string');
 }
 
-export const resourceFormMachine = setup({
+export const resourceFormMachine = lazySetup({
   types: {
     context: {} as ResourceFormContext,
     events: {} as ResourceFormEvent,
@@ -223,7 +224,7 @@ export function createResourceFormMachine(actors: {
   save: PromiseActorLogic<Saved, SaveInput>;
   act?: PromiseActorLogic<Acted, ActInput>;
 }) {
-  return resourceFormMachine.provide({
+  return provided(resourceFormMachine, {
     actors: { save: actors.save, ...(actors.load ? { load: actors.load } : {}), ...(actors.act ? { act: actors.act } : {}) },
   });
 }

@@ -1,6 +1,7 @@
 // One list screen of a resource (react-admin's list controller as a machine): server paging, sort, filter,
 // row selection and bulk delete with confirm. The catalogue provides fetchPage and deleteMany per resource.
-import { assertEvent, assign, setup, type ActorRefFrom, type PromiseActorLogic, type SnapshotFrom } from 'xstate';
+import { assertEvent, assign, type ActorRefFrom, type PromiseActorLogic, type SnapshotFrom } from 'xstate';
+import { lazySetup, provided } from './defined';
 import { PAGE_SIZE, type PageOf, type Sentence, type SortSpec } from '../contract';
 import { errorSaid, notProvided } from './notProvided';
 
@@ -67,7 +68,7 @@ export function cleanFilters(filters: Record<string, string>): Record<string, st
 
 const queryOf = (c: ResourceListContext): ListQueryInput => ({ resource: c.resource, page: c.page, size: c.size, sort: c.sort, filters: c.filters });
 
-const listSetup = setup({
+const listSetup = lazySetup({
   types: {
     context: {} as ResourceListContext,
     events: {} as ResourceListEvent,
@@ -186,7 +187,7 @@ export function createResourceListMachine(actors: {
   fetchPage: PromiseActorLogic<PageOf<unknown>, ListQueryInput>;
   deleteMany?: PromiseActorLogic<unknown, { resource: string; ids: number[] }>;
 }) {
-  return resourceListMachine.provide({ actors: { fetchPage: actors.fetchPage, ...(actors.deleteMany ? { deleteMany: actors.deleteMany } : {}) } });
+  return provided(resourceListMachine, { actors: { fetchPage: actors.fetchPage, ...(actors.deleteMany ? { deleteMany: actors.deleteMany } : {}) } });
 }
 
 export type ResourceListMachine = typeof resourceListMachine;

@@ -8,7 +8,8 @@
 // page shows the outcome after it). A server that has not come back after RESTORE_LATE_MS is said to be late; the page
 // keeps waiting. Reading, not listening to the socket: a socket that cannot connect again (its session ended) would
 // leave the page waiting forever. The list read is the actor the caller provides (src/system/readActors.ts).
-import { assign, emit, setup, type ActorRefFrom, type SnapshotFrom } from 'xstate';
+import { assign, emit, type ActorRefFrom, type SnapshotFrom } from 'xstate';
+import { lazySetup } from './defined';
 import type { BackupList, RestoreOutcome, RestoreStarted } from '../contract';
 import { notProvided } from './notProvided';
 import { invariants } from './restore.invariants';
@@ -40,7 +41,7 @@ export function endingOf(started: RestoreStarted, list: BackupList): RestoreEndi
   return { kind: 'notRestored', problem: o.problem ?? 'The backup did not open: the database is as it was.' };
 }
 
-export const restoreMachine = setup({
+export const restoreMachine = lazySetup({
   types: { context: {} as RestoreContext, events: {} as RestoreEvent, emitted: {} as RestoreEmitted },
   actors: { list: notProvided<BackupList, void>('list') },
   delays: { late: RESTORE_LATE_MS, poll: RESTORE_POLL_MS },

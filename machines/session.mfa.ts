@@ -3,7 +3,8 @@
 // passkey), or, where the client requires MFA of an account that has none, enrol one before anything else, show the
 // recovery codes once, and only then give the session to the session machine. Its output is the session (the server's
 // sign-in answer), or null when the operator goes back to the password.
-import { assertEvent, assign, setup, type ActorRefFrom, type SnapshotFrom } from 'xstate';
+import { assertEvent, assign, type ActorRefFrom, type SnapshotFrom } from 'xstate';
+import { lazySetup } from './defined';
 import type { MfaChallenge, TotpEnrolment } from '../contract';
 import { errorSaid, notProvided } from './notProvided';
 import * as held from './session.mfa.invariants';
@@ -14,7 +15,7 @@ export type { EnrolmentAnswer, MfaAsked, MfaSignInContext, MfaSignInEvent } from
 
 const codeBlank = ({ event }: { event: MfaSignInEvent }) => event.type === 'mfa.submitCode' && event.code.trim().length < 6;
 
-export const mfaSignInMachine = setup({
+export const mfaSignInMachine = lazySetup({
   types: {
     context: {} as MfaSignInContext,
     events: {} as MfaSignInEvent,

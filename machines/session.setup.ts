@@ -1,7 +1,8 @@
 // The session machine's setup (machines/session.ts): what it does to the world, named and provided from outside (the
 // browser's in src/system/browser.ts, tests and replay their own), its guards and delays, and the actions every end,
 // start and switch of a session shares.
-import { assign, setup, type DoneActorEvent } from 'xstate';
+import { assign, type DoneActorEvent } from 'xstate';
+import { lazySetup } from './defined';
 import type { Infer } from 'superstruct';
 import {
   LoginRequest,
@@ -38,7 +39,7 @@ import type {
   StoredSession,
 } from './session.types';
 
-export const sessionSetup = setup({
+export const sessionSetup = lazySetup({
   types: {
     context: {} as SessionContext,
     events: {} as SessionEvent,

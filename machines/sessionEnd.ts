@@ -2,7 +2,8 @@
 // or the selected ones, confirms, and the server ends them all or none. What "end" does is the `endSessions`
 // actor the screen provides; the machine keeps the order ask → confirm → ending and tells the screen when
 // sessions ended (`sessions.ended`), so the list reads its page again.
-import { assign, emit, setup, type ActorRefFrom, type SnapshotFrom } from 'xstate';
+import { assign, emit, type ActorRefFrom, type SnapshotFrom } from 'xstate';
+import { lazySetup } from './defined';
 import type { EndSessionsResult } from '../contract';
 import type { Sentence } from '../contract';
 import { errorSaid, notProvided } from './notProvided';
@@ -26,7 +27,7 @@ const ask = {
   'sessions.end': [{ guard: 'validIds', target: '#sessionEnd.confirming', actions: 'rememberIds' }, { actions: 'rejectInput' }],
 } as const;
 
-export const sessionEndMachine = setup({
+export const sessionEndMachine = lazySetup({
   types: { context: {} as SessionEndContext, events: {} as SessionEndEvent, emitted: {} as SessionEndEmitted },
   actors: { endSessions: notProvided<EndSessionsResult, { ids: number[] }>('endSessions') },
   guards: { validIds: ({ event }) => event.type === 'sessions.end' && isValidSessionIds(event.ids) },

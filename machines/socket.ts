@@ -4,7 +4,8 @@
 // keeps a user count and reconnects after 5 s. Every body is validated by its contract schema; an invalid one is
 // reported and dropped, a valid one goes to the machines that act on it and is emitted for the shell, which
 // rebroadcasts it as a document event.
-import { assertEvent, assign, enqueueActions, fromCallback, setup, type ActorRefFrom, type SnapshotFrom } from 'xstate';
+import { assertEvent, assign, enqueueActions, fromCallback, type ActorRefFrom, type SnapshotFrom } from 'xstate';
+import { lazySetup } from './defined';
 import {
   DESTINATIONS,
   SOCKET_RECONNECT_MS,
@@ -152,7 +153,7 @@ function oneOrBatch<F extends AlarmFact | HardwareFact>(facts: F[]): F | { type:
 
 // ---------- machine ----------
 
-export const socketMachine = setup({
+export const socketMachine = lazySetup({
   types: {
     context: {} as SocketContext,
     events: {} as SocketEvent,

@@ -1,7 +1,8 @@
 // The root of the actor system: it invokes the long-lived actors under their systemIds, each with the
 // implementations the caller gives (browser.ts, tests, the replay tool). To add one (alarms, socket.events,
 // companion, cardConnector, tour, options, views): add its machine to `actors`, an `invoke` entry, and a key in SystemActors/GatehouseImpl.
-import { createActor, setup, type ActorOptions, type ActorRefFrom, type AnyActorRef } from 'xstate';
+import { createActor, type ActorOptions, type ActorRefFrom, type AnyActorRef } from 'xstate';
+import { build, lazySetup } from './defined';
 import { sessionMachine, type SessionInput } from './session';
 import { tabsMachine, type TabsInput } from './tabs';
 import { companionMachine, type CompanionInput } from './companion';
@@ -78,7 +79,7 @@ export interface RootInput {
   socket?: Pick<SocketInput, 'autoConnect'>;
 }
 
-export const rootMachine = setup({
+export const rootMachine = lazySetup({
   types: {
     input: {} as RootInput,
     context: {} as RootInput,
@@ -173,4 +174,14 @@ export function getSystemActor<K extends SystemActorId>(root: AnyActorRef, id: K
   const ref = root.system.get(id) as SystemActors[K] | undefined;
   if (!ref) throw new Error(`No actor with systemId '${id}': start the Gatehouse system first`);
   return ref;
+}
+
+/**
+ * Builds the machines the system starts with (issue 48: machines/defined.ts), in the console's start a task of its own
+ * before the system starts (src/app/App.tsx `startConsole`): not while the console's modules are evaluated, nor inside
+ * the system's start, each a long task of a cold load already.
+ */
+export function defineStartMachines(): void {
+  const machines = [rootMachine, sessionMachine, tabsMachine, companionMachine, cardConnectorMachine, tourMachine, alarmsMachine];
+  for (const m of [...machines, hardwareStatusMachine, optionsMachine, viewsMachine, socketMachine]) build(m);
 }

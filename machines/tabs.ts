@@ -1,5 +1,6 @@
 // Visited views shown as tabs, and the views kept alive (§2 Tabs, §9: each capped at 10).
-import { assign, emit, enqueueActions, setup, type ActorRefFrom, type SnapshotFrom } from 'xstate';
+import { assign, emit, enqueueActions, type ActorRefFrom, type SnapshotFrom } from 'xstate';
+import { lazySetup } from './defined';
 import { MAX_CACHED_VIEWS, MAX_TABS } from '../contract';
 
 export interface VisitedView {
@@ -63,7 +64,7 @@ export function afterCloseTarget(previousPath: string | null, closedPath: string
   return -1;
 }
 
-export const tabsMachine = setup({
+export const tabsMachine = lazySetup({
   types: {
     context: {} as TabsContext,
     events: {} as TabsEvent,

@@ -5,7 +5,8 @@
 // `command` actors the caller provides (src/system/readActors.ts). The doors screen's panel reads what a holder of door
 // control may set (0.4.5.4, the choices endpoint): its sites, and the whole client only when they control it all; a
 // command is run only for those, and only while the level in force covers no door outside them (the server's rule).
-import { assign, emit, setup, type ActorRefFrom, type SnapshotFrom } from 'xstate';
+import { assign, emit, type ActorRefFrom, type SnapshotFrom } from 'xstate';
+import { lazySetup } from './defined';
 import type { Sentence, ThreatState } from '../contract';
 import { errorSaid, notProvided } from './notProvided';
 
@@ -50,7 +51,7 @@ export type ThreatLevelEmitted = { type: 'threat.answered'; state: ThreatState }
 type Held = { context: ThreatLevelContext; children: Record<string, unknown> };
 const running = (s: Held) => Object.keys(s.children).sort().join();
 
-export const threatLevelMachine = setup({
+export const threatLevelMachine = lazySetup({
   types: { context: {} as ThreatLevelContext, events: {} as ThreatLevelEvent, input: {} as ThreatLevelInput, emitted: {} as ThreatLevelEmitted },
   actors: {
     read: notProvided<ThreatRead, ThreatLevelInput>('read'),

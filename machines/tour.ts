@@ -1,7 +1,8 @@
 // The guided tour (§1, §4): an overlay walking a new operator through the sidebar, tabs, alarms and settings.
 // Skipping turns tourView off for good (the session actor owns and saves settings); finishing or stopping
 // only closes it. The profile menu can restart it whatever tourView says.
-import { and, assign, emit, enqueueActions, setup, type ActorRefFrom, type SnapshotFrom } from 'xstate';
+import { and, assign, emit, enqueueActions, type ActorRefFrom, type SnapshotFrom } from 'xstate';
+import { lazySetup } from './defined';
 
 export interface TourStep {
   /** CSS selector of the element the step points at; views mark it with `data-tour="…"`. */
@@ -83,7 +84,7 @@ export const TOUR_OFF = { type: 'session.updateSettings', patch: { tourView: fal
 
 export type TourEmitted = { type: 'tour.closed'; how: 'finished' | 'stopped' | 'skipped' };
 
-export const tourMachine = setup({
+export const tourMachine = lazySetup({
   types: { context: {} as TourContext, events: {} as TourEvent, emitted: {} as TourEmitted, input: {} as TourInput },
   guards: {
     // §4: a skipped tour stays away

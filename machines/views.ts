@@ -9,7 +9,8 @@
 // (src/system/browser.ts); in a replay, the list and form machines with their slots inert (machines/journal.ts), so a
 // recorded `view.open` re-runs the same machine from the recorded input and an id it cannot resolve opens nothing
 // (that view's events are recorded, not re-run).
-import { enqueueActions, setup, type AnyActorLogic, type AnyActorRef } from 'xstate';
+import { enqueueActions, type AnyActorLogic, type AnyActorRef } from 'xstate';
+import { defined, lazySetup } from './defined';
 
 export type ViewsEvent = { type: 'view.open'; id: string; input?: unknown } | { type: 'view.close'; id: string };
 
@@ -22,7 +23,7 @@ export const VIEW_ID = /^[A-Za-z][^#\s]{0,79}#\d{1,9}$/;
 const nothing: ResolveView = () => undefined;
 
 export function createViewsMachine(resolve: ResolveView = nothing) {
-  return setup({
+  return lazySetup({
     types: { events: {} as ViewsEvent },
   }).createMachine({
     id: 'views',
@@ -42,7 +43,7 @@ export function createViewsMachine(resolve: ResolveView = nothing) {
 }
 
 /** `views` with nothing to open: the shape the root machine is set up with (the caller provides the real one). */
-export const viewsMachine = createViewsMachine();
+export const viewsMachine = defined(() => createViewsMachine());
 
 /** The open view actors' ids. */
 export const selectOpenViews = (s: { children: Record<string, AnyActorRef | undefined> }): string[] => Object.keys(s.children);

@@ -31,10 +31,13 @@ wireConsole(consoleWiring);
  *  none is drawn with the icon font first. */
 export const consoleReady: Promise<void> = installIcons().catch(() => undefined);
 
-/** Issue 48: before the first render (src/main.tsx), the actor system starts in a task of its own, and the render
- *  comes in the next: the start is no longer part of the first render's first slice, nor of the modules' evaluation. */
+/** Issue 48: before the first render (src/main.tsx), the system's machines are built in a task of their own
+ *  (machines/defined.ts), the actor system starts in the next, and the render comes in the one after: none of them is
+ *  part of the first render's first slice, nor of the modules' evaluation. */
 export function startConsole(): Promise<void> {
   return nextTask()
+    .then(consoleWiring.defineStartMachines)
+    .then(nextTask)
     .then(() => void consoleWiring.getSystem())
     .then(nextTask);
 }

@@ -1,9 +1,10 @@
 // The floor plan's time slider (machines/floorPlanTime.ts) with its REST calls provided (issue 50).
+import { provided } from '../../machines/defined';
 import { fromCallback, fromPromise, type AnyEventObject } from 'xstate';
 import { floorPlanTimeMachine, type ReadAlarmsInput, type ReadAtInput } from '../../machines/floorPlanTime';
 import { floorPlanAlarms, floorPlanAt } from '../api/floorPlanHistory';
 
-export const floorPlanTimeLogic = floorPlanTimeMachine.provide({
+export const floorPlanTimeLogic = provided(floorPlanTimeMachine, {
   actors: {
     readAt: fromPromise(({ input, signal }: { input: ReadAtInput; signal: AbortSignal }) => floorPlanAt(input.planId, input.at, signal)),
     readAlarms: fromPromise(({ input, signal }: { input: ReadAlarmsInput; signal: AbortSignal }) =>

@@ -1,5 +1,6 @@
 // The live events list's provided logic (machines/liveEvents.ts): the stored history, the reads of what was missed,
 // and the event socket heard once per animation frame.
+import { provided } from '../../machines/defined';
 import { fromCallback, fromPromise } from 'xstate';
 import type { Event } from '../../contract';
 import { liveEventsMachine, MAX_ROWS, type LiveEventsEvent } from '../../machines/liveEvents';
@@ -47,7 +48,7 @@ const listenToEvents = fromCallback<LiveEventsEvent>(({ sendBack, system }) => {
 });
 
 /** /monitor/events: the live list (machines/liveEvents.ts): the newest 100 stored, the live ones, the missed ones. */
-export const liveEvents = liveEventsMachine.provide({
+export const liveEvents = provided(liveEventsMachine, {
   actors: {
     history: fromPromise<Event[], void>(async () => (await listEvents({ size: 100 })).items),
     readAfter: fromPromise<Event[], number>(({ input }) => missedEvents(input)),

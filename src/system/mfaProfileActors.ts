@@ -2,6 +2,7 @@
 // (a reading) and every change of them (one form: new recovery codes, an authenticator app added or removed, a passkey
 // added or removed), each confirmed again with a current code of the authenticator app or the password. What an answer
 // shows once (recovery codes, the QR code of a new app) comes back in `shown`.
+import { provided } from '../../machines/defined';
 import { fromPromise } from 'xstate';
 import { readingMachine } from '../../machines/reading';
 import { createResourceFormMachine, type SaveInput, type Saved } from '../../machines/resourceForm';
@@ -9,7 +10,7 @@ import { beginTotpConfirmed, confirmTotp, mfaStatus, newRecoveryCodes, removePas
 import { makePasskey } from './mfaLogic';
 import type { MfaChangeValues } from '../../contract';
 
-export const mfaStatusReading = readingMachine.provide({ actors: { read: fromPromise<unknown, unknown>(() => mfaStatus()) } });
+export const mfaStatusReading = provided(readingMachine, { actors: { read: fromPromise<unknown, unknown>(() => mfaStatus()) } });
 
 const confirmation = (v: MfaChangeValues): Confirmation => (v.code ? { code: v.code } : { password: v.password ?? '' });
 const codes = (list: string[]) => ({ recoveryCodes: list.join('\n') });

@@ -2,6 +2,7 @@
 // and commands (the dashboard's figures, its doors and shift handover), with the helpers every screen's readings are
 // made with (./readActors.ts). Registered in ./logic.ts with the rest; the other screens' logic (./screenLogic.ts)
 // loads when a view first asks for one of its ids.
+import { provided } from '../../machines/defined';
 import { fromPromise } from 'xstate';
 import { readingMachine } from '../../machines/reading';
 import { commandMachine } from '../../machines/command';
@@ -11,7 +12,7 @@ import { ApiError, isNotFound } from '../api/errors';
 
 /** One read of a screen, by the call that answers it. */
 export const reading = (read: (input: any) => Promise<unknown>) =>
-  readingMachine.provide({ actors: { read: fromPromise<unknown, any>(({ input }) => read(input)) } });
+  provided(readingMachine, { actors: { read: fromPromise<unknown, any>(({ input }) => read(input)) } });
 
 /** The header's client menu: the clients the user may switch to (none without the right to list them). */
 export const clientsReading = reading((input: { may: boolean } | null) =>
@@ -21,11 +22,11 @@ export const clientsReading = reading((input: { may: boolean } | null) =>
 export const doorsReading = reading((input: { enabled: boolean } | null) => (input?.enabled === false ? Promise.resolve(null) : listDoors()));
 
 /** The dashboard's figures, read again (at most every DASHBOARD_LIVE_MS) after the real-time notices it follows (a live reading: `useReading(…, { live: true })`). */
-export const dashboardReading = readingMachine.provide({ actors: { read: fromPromise<unknown, unknown>(() => dashboard()) } });
+export const dashboardReading = provided(readingMachine, { actors: { read: fromPromise<unknown, unknown>(() => dashboard()) } });
 
 /** A form's command: what the call answered under `key`, or the violations of a refusal (400). */
 export const formCommand = <I>(key: string, call: (input: I) => Promise<unknown>) =>
-  commandMachine.provide({
+  provided(commandMachine, {
     actors: {
       run: fromPromise<unknown, { command: string; input?: unknown }>(async ({ input }) => {
         try {

@@ -1,5 +1,6 @@
 // The REST calls of the screen-owned machines (machines/reading.ts, machines/threatLevel.ts, machines/doorQr.ts),
 // provided here so views only create the actor and read it (issue 11: no view calls src/api/endpoints).
+import { defined, provided } from '../../machines/defined';
 import { fromCallback, fromPromise } from 'xstate';
 import { downloadMachine, type DownloadEvent } from '../../machines/download';
 import { readingMachine } from '../../machines/reading';
@@ -99,14 +100,14 @@ import { fileAt } from '../api/files';
 import { comsetCardReader, discoverOsdpReaders, osdpReaders, repairCardReader, type OsdpReadersOf } from '../api/osdp';
 
 /** A form's division choices: every division of the client, by name (the form shows them as a tree). */
-export const divisionChoices = readingMachine.provide({
+export const divisionChoices = provided(readingMachine, {
   actors: { read: fromPromise<unknown, void>(() => listDivisions({ size: 1000, sort: [{ field: 'name', dir: 'asc' }] })) },
 });
 // the answers' types, for the views that show them (they import nothing of endpoints)
 export type { AlarmGroupRow, DiscoveredBoard, SpecialDateRow } from '../api/endpointsScreens';
 
 /** A view without anything to read (no division choice, no door rights) reads nothing. */
-export const nothingToRead = readingMachine.provide({ actors: { read: fromPromise<unknown, void>(async () => null) } });
+export const nothingToRead = provided(readingMachine, { actors: { read: fromPromise<unknown, void>(async () => null) } });
 
 /** An extensible resource's form and list (identities): the client's user-defined fields. */
 export const userFieldDefsReading = reading(() => listUserFieldDefs());
@@ -126,7 +127,7 @@ export const zoneOccupantsReading = reading((zoneId: number) => zoneOccupants(zo
 /** /configure/alarm-group/:id/…/alarm-zone: the alarm group as a zone. */
 export const alarmGroupReading = reading((id: number) => getAlarmGroup(id));
 
-export const threatLevelLogic = threatLevelMachine.provide({
+export const threatLevelLogic = provided(threatLevelMachine, {
   actors: {
     read: fromPromise<ThreatRead, ThreatLevelInput>(async ({ input }) => {
       const [current, levels, divisions] = await Promise.all([
@@ -141,7 +142,7 @@ export const threatLevelLogic = threatLevelMachine.provide({
 });
 
 /** The doors screen's threat level panel (door control, 0.4.5.4): the level in force and what the user may set. */
-export const threatChoicesLogic = threatLevelMachine.provide({
+export const threatChoicesLogic = provided(threatLevelMachine, {
   actors: {
     read: fromPromise<ThreatRead, ThreatLevelInput>(async () => {
       const [current, choices] = await Promise.all([threatCurrent(), threatSetChoices()]);
@@ -151,14 +152,16 @@ export const threatChoicesLogic = threatLevelMachine.provide({
   },
 });
 
-export const doorQrLogic = doorQrMachine.provide({
-  actors: {
-    list: fromPromise(() => listDoorQr()),
-    turn: fromPromise(({ input }: { input: DoorQrTurn }) => setDoorQr(input.id, input.on)),
-  },
-});
+export const doorQrLogic = defined(() =>
+  doorQrMachine.provide({
+    actors: {
+      list: fromPromise(() => listDoorQr()),
+      turn: fromPromise(({ input }: { input: DoorQrTurn }) => setDoorQr(input.id, input.on)),
+    },
+  }),
+);
 
-export const doorQrCodeLogic = doorQrCodeMachine.provide({
+export const doorQrCodeLogic = provided(doorQrCodeMachine, {
   actors: {
     code: fromPromise<DoorQrAnswer, { doorId: number; credential: string }>(async ({ input }) => ({
       code: await doorQrCode(input.doorId, input.credential),
@@ -169,7 +172,7 @@ export const doorQrCodeLogic = doorQrCodeMachine.provide({
 
 /** One command at a time (machines/command.ts), by the call that runs it; the command names what it acts on. */
 const commands = (run: (command: string) => Promise<unknown>) =>
-  commandMachine.provide({ actors: { run: fromPromise(({ input }: { input: { command: string } }) => run(input.command)) } });
+  provided(commandMachine, { actors: { run: fromPromise(({ input }: { input: { command: string } }) => run(input.command)) } });
 
 /** `<divisionId>`: delete the division; answers its id. */
 export const divisionCommands = commands(async (command) => {
@@ -236,9 +239,9 @@ export const backupsReading = reading(() => listBackups());
 /** The backups' history (taken, deleted, uploaded, restored; the auto-backup settings changed), newest first. */
 export const platformHistoryReading = reading(() => platformHistory());
 /** A restore under way, until the server is back and the list says how it went. */
-export const restoreLogic = restoreMachine.provide({ actors: { list: fromPromise(() => listBackups()) } });
+export const restoreLogic = defined(() => restoreMachine.provide({ actors: { list: fromPromise(() => listBackups()) } }));
 /** `take` | `upload` (input: the file) | `download|<id>` | `delete|<id>` | `restore|<id>`; each answers what the server did. */
-export const backupCommands = commandMachine.provide({
+export const backupCommands = provided(commandMachine, {
   actors: {
     run: fromPromise<unknown, { command: string; input?: unknown }>(async ({ input }) => {
       const [verb, id = ''] = input.command.split('|');
@@ -298,7 +301,7 @@ export const operatorSettingsForm = createResourceFormMachine({
 /** /manage/identities/batch-upload: the batch templates to choose from. */
 export const batchTemplatesReading = reading(() => optionsOf(API.batchTemplates, {}));
 /** The batch upload's preview and streamed import (machines/batchUpload.ts). */
-export const batchUploadLogic = batchUploadMachine.provide({
+export const batchUploadLogic = provided(batchUploadMachine, {
   actors: {
     preview: fromPromise<BatchPreview, PreviewInput>(({ input }) => previewBatchUpload(input.templateId, input.file, input.fileName)),
     import: fromPromise<BatchResult, { uploadId: number }>(async ({ input, self, signal }) => {
@@ -382,7 +385,7 @@ export type { AccessPreview } from '../api/endpointsScreens';
 
 /** The events screen's export (machines/download.ts): its stored history with the screen's filter, streamed with progress. */
 export type EventExportInput = { filters: Record<string, string>; format: ExportFormat };
-export const eventExportLogic = downloadMachine.provide({
+export const eventExportLogic = provided(downloadMachine, {
   actors: {
     fetch: fromCallback<DownloadEvent, EventExportInput>(({ input, sendBack }) => {
       const ac = new AbortController();

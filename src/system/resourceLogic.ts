@@ -2,6 +2,7 @@
 // `commands:identities`) or of one of the few lists declared only for the console (the reports' lists, the sessions
 // lists), made once per resource from its declaration. Issue 48: loaded with the first screen that asks for one (./logic.ts
 // viewLogicReady), not at the console's start: the catalogue's full declarations (contract/resources) come with it.
+import { provided } from '../../machines/defined';
 import type { Struct } from 'superstruct';
 import { apiPaths, resourceByName, rowSchema } from '../../contract/resources';
 import { CONSOLE_LISTS } from '../../contract/consoleLists';
@@ -18,7 +19,7 @@ const resourceMachines = (api: string, schema: Struct<any, any>, bulkDelete?: st
     list: createResourceListMachine({ fetchPage: a.fetchPage, deleteMany: a.deleteMany }),
     form: createResourceFormMachine({ load: a.load, save: a.save, act: a.act }),
     /** The list screen's commands: export, named row actions (one at a time, each answer emitted). */
-    commands: commandMachine.provide({ actors: { run: a.command } }),
+    commands: provided(commandMachine, { actors: { run: a.command } }),
   };
 };
 export type ResourceView = keyof ReturnType<typeof resourceMachines>;

@@ -2,6 +2,7 @@
 // (./openingActors.ts), and the catalogue resources' lists, forms and commands (./resourceLogic.ts). Loaded by ./logic.ts
 // when a view first asks for one of them, not at the console's start: their REST calls (src/api/endpointsScreens.ts),
 // their machines and the catalogue's full declarations come with it.
+import { provided } from '../../machines/defined';
 import { badgePrintMachine } from '../../machines/badgePrint';
 import * as reads from './readActors';
 import { liveEvents } from './liveEventActors';
@@ -14,7 +15,7 @@ import { sessionEnd } from './sessionActors';
 export { resourceLogics } from './resourceLogic';
 
 /** A visitor badge printed by the desktop companion (the system's `companion` actor). */
-const badgePrintLogic = badgePrintMachine.provide({ actors: { print: printBadgeLogic() } });
+const badgePrintLogic = provided(badgePrintMachine, { actors: { print: printBadgeLogic() } });
 
 export const SCREEN_LOGICS = {
   ...reads,

@@ -1,5 +1,6 @@
 // The Monitor sessions screens' actors (issue 4): a page of sessions (the sessions lists, ./resourceLogic.ts), ending
 // some (the named `operatorSessionEnd` and `serviceSessionEnd`, ./logic.ts).
+import { provided } from '../../machines/defined';
 import { fromPromise } from 'xstate';
 import type { EndSessionsResult, PageOf, SessionKind } from '../../contract';
 import { sessionEndMachine } from '../../machines/sessionEnd';
@@ -13,4 +14,4 @@ export const sessionActors = (kind: SessionKind) => ({
   endSessions: fromPromise<EndSessionsResult, { ids: number[] }>(({ input }) => endSessions(kind, input.ids)),
 });
 /** A session list's end-sessions actor. */
-export const sessionEnd = (kind: SessionKind) => sessionEndMachine.provide({ actors: { endSessions: sessionActors(kind).endSessions } });
+export const sessionEnd = (kind: SessionKind) => provided(sessionEndMachine, { actors: { endSessions: sessionActors(kind).endSessions } });
