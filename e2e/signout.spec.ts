@@ -68,10 +68,10 @@ test('the same user whose session expired returns to the page they were on', asy
   // the server ends the session (as "End session" on another console does)
   const token = await page.evaluate(() => localStorage.getItem('jwt'));
   await page.request.post('/idp/1.0/logout', { headers: { authorization: `Bearer ${token}` } });
-  // the operator searches the list: that call, or any background one (the live connection the server closed with the
-  // session reconnects with the dead token), finds the token dead. When a background call gets there first, the list
-  // is gone before the search is typed: a fill that waited for it waited out the test (CI, 2026-12-06), so the search
-  // is typed unless the sign-in came first, and either way the sign-in must say why
+  // the operator searches the list: that call, or any call the console makes by itself meanwhile, finds the token
+  // dead. When one of its own gets there first, the list is gone before the search is typed: a fill that waited for it
+  // waited out the test (CI, 2026-12-06), so the search is typed unless the sign-in came first, and either way the
+  // sign-in must say why
   const notice = page.getByTestId('session-notice');
   await Promise.race([
     page
