@@ -10,7 +10,7 @@
 // the REST API neither adds nor deletes one (contract/resources/hardware.ts), so the test does both in the database.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { API, EVENT_CODES, controllersResource, serviceAccountsResource } from '../../contract';
-import { holdEdgeControllers } from '../db/queries/edgeIngest';
+import { edgeLastSeq, holdEdgeControllers } from '../db/queries/edgeIngest';
 import { advanceEdgeSeqs, noteEdgeAhead } from '../db/queries/pipeline';
 import { heldIngestWriter, startTestServer, type TestServer } from '../testkit';
 
@@ -211,6 +211,12 @@ describe('an edge controller deleted while its events are on their way', () => {
     expect(again.body).toMatchObject({ accepted: 1, rejected: [{ index: 0, violations: [{ field: 'controllerId', code: 'ingest.notKnownController' }] }] });
     expect(await storedOf(gone)).toBe(0);
     expect(await s.count('select 1 from events where message = $1', [plain.message])).toBe(1);
+  });
+
+  it('deleted between its batch being admitted and its numbers row made: the last number reads 0, not a foreign key error (a 500)', async () => {
+    const gone = Number((await s.db.query<{ id: number }>('select coalesce(max(id), 0) + 1000 id from controllers')).rows[0].id);
+    expect(await edgeLastSeq(s.db, northwind, gone)).toBe(0);
+    expect((await s.db.query('select 1 from edge_controllers where controller_id = $1', [gone])).rows).toEqual([]);
   });
 
   it('deleted while a transaction writes its numbers: the delete waits for the commit (no foreign key error, no deadlock)', async () => {

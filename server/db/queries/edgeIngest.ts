@@ -55,15 +55,25 @@ export async function moveDoorStatuses(
   return rows.filter((r) => before.get(Number(r.id)) !== r.status).map((r) => ({ ...r, id: Number(r.id), client_id: Number(r.client_id) }));
 }
 
+/** PostgreSQL's error code for a row whose foreign key names no row. */
+const FOREIGN_KEY_VIOLATION = '23503';
+
 /** The numbers of controller `controllerId`'s events stored ahead of its last number (the live lane), oldest first. */
 export async function edgeAheadSeqs(db: Db, controllerId: number): Promise<number[]> {
   const { rows } = await db.query<{ seq: string }>('select seq::text from edge_seq_ahead where controller_id = $1 order by seq', [controllerId]);
   return rows.map((r) => Number(r.seq));
 }
 
-/** The last journal number stored of controller `controllerId` (its row made when it has none yet). */
+/** The last journal number stored of controller `controllerId` (its row made when it has none yet); 0 for a controller
+ *  deleted since its batch was admitted (its row's foreign key refused): the batch then goes nowhere (the pipeline's
+ *  holdEdgeControllers), never a 500. */
 export async function edgeLastSeq(db: Db, clientId: number, controllerId: number): Promise<number> {
-  await db.query('insert into edge_controllers (controller_id, client_id) values ($1, $2) on conflict (controller_id) do nothing', [controllerId, clientId]);
+  try {
+    await db.query('insert into edge_controllers (controller_id, client_id) values ($1, $2) on conflict (controller_id) do nothing', [controllerId, clientId]);
+  } catch (e) {
+    if ((e as { code?: string }).code !== FOREIGN_KEY_VIOLATION) throw e;
+    return 0;
+  }
   const { rows } = await db.query<{ last_seq: string }>('select last_seq::text from edge_controllers where controller_id = $1', [controllerId]);
   return Number(rows[0]?.last_seq ?? 0);
 }
