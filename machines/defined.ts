@@ -3,7 +3,7 @@
 // from the same configuration: the actor system provides each of its machines with the console's implementations, so
 // the trees built while the console's code was evaluated were thrown away, and they were a fifth to a quarter of that
 // evaluation, the longest task of a cold console's start. Defined so, the console builds its system's machines in a
-// task of their own before the system starts (machines/system.ts `defineStartMachines`, src/app/App.tsx). A machine
+// task of their own before the system starts (src/system/browser.ts `prepareSystem`, src/app/App.tsx). A machine
 // module sets its machine up with `lazySetup` instead of xstate's `setup`, and a module that provides one with the
 // console's implementations at its top level uses `provided`. machines/defined.test.ts holds it: no machine of
 // machines/ nor of the console's logic is built as its module is evaluated.
@@ -33,9 +33,10 @@ export function defined<T extends object>(make: () => T): T {
 const BUILT = new WeakMap<() => object, () => boolean>();
 const STAND_INS = new WeakMap<object, () => object>();
 
-/** Builds the machine a stand-in stands for now (nothing for a machine built already). */
-export function build(machine: object): void {
+/** Builds the machine a stand-in stands for now (nothing for a machine built already); answers the machine. */
+export function build<T extends object>(machine: T): T {
   STAND_INS.get(machine)?.();
+  return machine;
 }
 
 /** Whether the machine has been built: always for one that is not a stand-in. */

@@ -141,8 +141,10 @@ export const rootMachine = lazySetup({
   ],
 });
 
-export function createGatehouseSystem(impl: GatehouseImpl, options: Omit<ActorOptions<typeof rootMachine>, 'input'> = {}) {
-  const machine = rootMachine.provide({
+/** The root machine provided with `impl`: every machine of the system built (issue 48: the console builds it in a task
+ *  of its own before the system starts, src/system/browser.ts `prepareSystem`). */
+export function gatehouseMachine(impl: GatehouseImpl) {
+  return rootMachine.provide({
     actors: {
       session: sessionMachine.provide({ actors: impl.session.actors, actions: impl.session.actions }),
       tabs: tabsMachine.provide({ actions: impl.tabs.actions }),
@@ -150,10 +152,18 @@ export function createGatehouseSystem(impl: GatehouseImpl, options: Omit<ActorOp
       cardConnector: cardConnectorMachine.provide({ actors: impl.cardConnector.actors }),
       alarms: alarmsMachine.provide({ actors: impl.alarms.actors }),
       options: optionsMachine.provide({ actors: impl.options.actors }),
-      views: createViewsMachine(impl.views.resolve),
+      views: build(createViewsMachine(impl.views.resolve)),
       socket: socketMachine.provide({ actors: impl.socket.actors }),
     },
   });
+}
+
+/** The system's root actor (not started), of `machine` when it was built ahead with the same `impl`. */
+export function createGatehouseSystem(
+  impl: GatehouseImpl,
+  options: Omit<ActorOptions<typeof rootMachine>, 'input'> = {},
+  machine: ReturnType<typeof gatehouseMachine> = gatehouseMachine(impl),
+) {
   return createActor(machine, {
     ...options,
     input: {
@@ -174,14 +184,4 @@ export function getSystemActor<K extends SystemActorId>(root: AnyActorRef, id: K
   const ref = root.system.get(id) as SystemActors[K] | undefined;
   if (!ref) throw new Error(`No actor with systemId '${id}': start the Gatehouse system first`);
   return ref;
-}
-
-/**
- * Builds the machines the system starts with (issue 48: machines/defined.ts), in the console's start a task of its own
- * before the system starts (src/app/App.tsx `startConsole`): not while the console's modules are evaluated, nor inside
- * the system's start, each a long task of a cold load already.
- */
-export function defineStartMachines(): void {
-  const machines = [rootMachine, sessionMachine, tabsMachine, companionMachine, cardConnectorMachine, tourMachine, alarmsMachine];
-  for (const m of [...machines, hardwareStatusMachine, optionsMachine, viewsMachine, socketMachine]) build(m);
 }

@@ -36,7 +36,7 @@ export const consoleReady: Promise<void> = installIcons().catch(() => undefined)
  *  part of the first render's first slice, nor of the modules' evaluation. */
 export function startConsole(): Promise<void> {
   return nextTask()
-    .then(consoleWiring.defineStartMachines)
+    .then(consoleWiring.prepareSystem)
     .then(nextTask)
     .then(() => void consoleWiring.getSystem())
     .then(nextTask);

@@ -22,7 +22,15 @@ import type { ProcessRequest } from '../../machines/alarms';
 import type { ForwardRequest, ShelveRequest } from '../../machines/alarms.management';
 import type { LookupInput, SearchInput } from '../../machines/options';
 import { createJournal, type Journal } from '../../machines/journal.recorder';
-import { createGatehouseSystem, getSystemActor, type GatehouseImpl, type GatehouseSystem, type SystemActorId, type SystemActors } from '../../machines/system';
+import {
+  createGatehouseSystem,
+  gatehouseMachine,
+  getSystemActor,
+  type GatehouseImpl,
+  type GatehouseSystem,
+  type SystemActorId,
+  type SystemActors,
+} from '../../machines/system';
 import { configureApi, endSessionReads } from '../api/client';
 import * as endpoints from '../api/endpoints';
 import { createErrorReporter } from '../api/errors';
@@ -269,6 +277,18 @@ export async function settledSession(
   await untilSettled(session);
 }
 
+let prepared: { impl: GatehouseImpl; machine: ReturnType<typeof gatehouseMachine> } | null = null;
+/**
+ * Issue 48: the system's machines built (machines/defined.ts: none is built as the console's code is evaluated) and
+ * provided with the browser's implementations, in a task of their own before the system starts (src/app/App.tsx
+ * `startConsole`): building them was most of the system start's task, a long task of a cold load.
+ */
+export function prepareSystem(): void {
+  if (system || prepared) return;
+  const impl = browserImpl();
+  prepared = { impl, machine: gatehouseMachine(impl) };
+}
+
 /** The started actor system (singleton). Also wires the api client and the sleep-wake check to it. */
 export function getSystem(): GatehouseSystem {
   if (system) return system;
@@ -283,7 +303,9 @@ export function getSystem(): GatehouseSystem {
   // issue 48: the live connection's libraries come after what the opening screen reads (./openingScreen.ts)
   loadLiveLibrariesAfter(openingScreenRead);
   openingScreenStarted();
-  const root = createGatehouseSystem(browserImpl(), { inspect: observe });
+  const { impl, machine } = prepared ?? { impl: browserImpl(), machine: undefined };
+  prepared = null;
+  const root = createGatehouseSystem(impl, { inspect: observe }, machine);
   system = root;
   // The token and client of this tab's session, not the stored ones: another tab of this browser may have switched
   // client or signed in as someone else, and until this tab has followed (session.elsewhere below) what its screens

@@ -5,14 +5,13 @@ import type * as logic from './logic';
 import type { Notice } from './notices';
 import { notices$, notify } from './notices';
 import { alarmSound } from './alarmNotices';
-import { closeViewActor, getJournal, getSystem, openViewActor, reportUiError } from './browser';
+import { closeViewActor, getJournal, getSystem, openViewActor, prepareSystem, reportUiError } from './browser';
 import { loadScreenLogic, viewLogic, viewLogicReady } from './logic';
 import { openingScreenRead, openingScreenShown } from './openingScreen';
-import { defineStartMachines } from '../../machines/system';
 
 export const consoleWiring = {
   /** Builds the system's machines (issue 48: the console's start does so in a task of its own, before getSystem). */
-  defineStartMachines,
+  prepareSystem,
   getSystem,
   openViewActor,
   closeViewActor,
