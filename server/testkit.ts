@@ -253,7 +253,27 @@ export function heldIngestWriter() {
     get writes() {
       return writes;
     },
+    /** Holds the writer with what `send` sends in its transaction (cut and waiting): what is sent next waits in the
+     *  queue. Answers the release, which lets the writer go and answers the status `send` was answered. */
+    async holdWhile(send: () => Promise<{ status: number }>): Promise<() => Promise<number>> {
+      const release = this.hold();
+      const before = writes;
+      const sent = send();
+      await until('the writer held', () => writes > before);
+      return async () => {
+        release();
+        return (await sent).status;
+      };
+    },
   };
+}
+
+/** Waits until `done` (polled every 10 ms); fails naming `what` after 20 s. */
+export async function until(what: string, done: () => boolean): Promise<void> {
+  for (let i = 0; !done(); i++) {
+    if (i > 2000) throw new Error(`${what}: not in 20 s`);
+    await new Promise((r) => setTimeout(r, 10));
+  }
 }
 
 export async function startTestServerIn(code: string, overrides: Partial<ServerOptions> = {}): Promise<{ s: TestServer; clientId: number }> {

@@ -12,7 +12,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { API, EVENT_CODES, controllersResource, serviceAccountsResource } from '../../contract';
 import { edgeLastSeq, holdEdgeControllers } from '../db/queries/edgeIngest';
 import { advanceEdgeSeqs, noteEdgeAhead } from '../db/queries/pipeline';
-import { heldIngestWriter, startTestServer, type TestServer } from '../testkit';
+import { heldIngestWriter, startTestServer, until, type TestServer } from '../testkit';
 
 let s: TestServer;
 let admin = '';
@@ -104,24 +104,12 @@ const presenceOf = async (identityId: number) =>
   (await s.db.query<{ zone_id: number }>('select zone_id from zone_presence where identity_id = $1', [identityId])).rows.map((r) => Number(r.zone_id));
 const doorStatus = async (id: number) => (await s.db.query<{ status: string | null }>('select status from doors where id = $1', [id])).rows[0].status;
 
-async function until(what: string, done: () => boolean) {
-  for (let i = 0; !done(); i++) {
-    if (i > 2000) throw new Error(`${what}: not in 20 s`);
-    await new Promise((r) => setTimeout(r, 10));
-  }
-}
 /** Holds the writer with one event of `c` (its transaction cut and waiting): what comes next waits in the queue. */
 async function holdWriter(c: { id: number; key: string }) {
-  const release = writer.hold();
-  const before = writer.writes;
-  const filler = post(c, [{ controllerId: c.id, eventCode: EVENT_CODES.accessGranted, sourceId: 'reader-hold', message: 'Deleted test hold' }]);
-  await until('the writer held', () => writer.writes > before);
-  return {
-    release: async () => {
-      release();
-      expect((await filler).status).toBe(200);
-    },
-  };
+  const release = await writer.holdWhile(() =>
+    post(c, [{ controllerId: c.id, eventCode: EVENT_CODES.accessGranted, sourceId: 'reader-hold', message: 'Deleted test hold' }]),
+  );
+  return { release: async () => expect(await release()).toBe(200) };
 }
 
 describe('an edge controller deleted while its events are on their way', () => {

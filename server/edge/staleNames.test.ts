@@ -10,7 +10,7 @@
 // of any controller written in the same transaction.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { API, EVENT_CODES, controllersResource, identitiesResource } from '../../contract';
-import { heldIngestWriter, startTestServer, tablesSnapshot, type TestServer } from '../testkit';
+import { heldIngestWriter, startTestServer, until, tablesSnapshot, type TestServer } from '../testkit';
 
 let s: TestServer;
 let admin = '';
@@ -180,22 +180,10 @@ describe('a batch sent again after what it names changed', () => {
 describe("one bad event's blast radius", () => {
   /** Holds the writer with one event of `c` (its transaction cut and waiting): what comes next waits in the queue. */
   async function holdWriter(c: { id: number; key: string }) {
-    const release = writer.hold();
-    const before = writer.writes;
-    const filler = post(c, [{ controllerId: c.id, eventCode: EVENT_CODES.accessGranted, sourceId: 'reader-hold', message: 'Stale test hold' }]);
-    await until('the writer held', () => writer.writes > before);
-    return {
-      release: async () => {
-        release();
-        expect((await filler).status).toBe(200);
-      },
-    };
-  }
-  async function until(what: string, done: () => boolean) {
-    for (let i = 0; !done(); i++) {
-      if (i > 2000) throw new Error(`${what}: not in 20 s`);
-      await new Promise((r) => setTimeout(r, 10));
-    }
+    const release = await writer.holdWhile(() =>
+      post(c, [{ controllerId: c.id, eventCode: EVENT_CODES.accessGranted, sourceId: 'reader-hold', message: 'Stale test hold' }]),
+    );
+    return { release: async () => expect(await release()).toBe(200) };
   }
   const doorStatus = async (d: { id: number }) =>
     (await s.db.query<{ status: string | null }>('select status from doors where id = $1', [d.id])).rows[0].status;
