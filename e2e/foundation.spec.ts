@@ -121,6 +121,16 @@ test('signed out, a private route goes to login and back after sign-in', async (
   await expect(page).toHaveURL(/\/manage\/identities$/);
 });
 
+test('a sign-in on the signed-out-only sign-in page follows its return address too', async ({ page }) => {
+  // /login-remake is RESTRICTED: the guard sent the user it had just signed in back a step, to the dashboard
+  await go(page, '/login-remake?redirect=%2Fmonitor%2Falarms');
+  await page.getByLabel('Username').fill('operator');
+  await page.getByLabel('Password', { exact: true }).fill('Gatehouse1!');
+  await page.getByRole('button', { name: 'Sign in', exact: true }).click();
+  await expect(page).toHaveURL(/\/monitor\/alarms$/);
+  await expect(page.getByTestId('alarms-screen')).toBeVisible();
+});
+
 test('an expired session returns to login with the message', async ({ page }) => {
   await page.clock.install();
   await signIn(page, 'hr', { at: '/dashboard' });

@@ -63,8 +63,9 @@ export function guard(route: RouteDef, v: Visitor, fullPath: string): GuardDecis
   if (route.redirect?.kind === 'always' && route.type === 'PUBLIC') return { kind: 'redirect', to: route.redirect.to };
   // open routes always pass
   if (route.type === 'PUBLIC') return { kind: 'pass' };
-  // signed-out-only routes send a signed-in user back one step
-  if (route.type === 'RESTRICTED') return v.signedIn ? { kind: 'back' } : { kind: 'pass' };
+  // signed-out-only routes send a signed-in user back one step; a sign-in screen (RouteDef.handsOver) hands them over
+  // itself, to the return address its sign-in carried (one they may open) or the dashboard, as /login does
+  if (route.type === 'RESTRICTED') return v.signedIn && !route.handsOver ? { kind: 'back' } : { kind: 'pass' };
   // default routes need sign-in, otherwise login carrying a redirect-after-login value
   if (!v.signedIn) return { kind: 'redirect', to: loginWithRedirect(fullPath) };
   // a redirect rule comes first: with no client selected the user holds no client privileges yet, and the

@@ -90,7 +90,8 @@ export interface RouteDef {
   /** undefined: no privilege needed; []: nobody may open it (→ 403); else any/all of these codes. */
   privileges?: readonly string[];
   mode?: PrivilegeMode;
-  /** RESTRICTED: signed-out visitors only; PUBLIC: everyone; PRIVATE (default): signed-in users. */
+  /** RESTRICTED: signed-out visitors only (a signed-in one goes back a step, or on from a sign-in screen: `handsOver`);
+   *  PUBLIC: everyone; PRIVATE (default): signed-in users. */
   type: RouteType;
   /** not listed in the sidebar (add/edit/detail routes, attendance children). */
   hidden: boolean;
