@@ -110,3 +110,39 @@ test('a receptionist opens the visitor screens with no content security policy v
   await expect(page.getByTestId('page-loading')).toHaveCount(0);
   expect(violations).toEqual([]);
 });
+
+test("the cold dashboard's page is laid out in the browser's frames, never forced by a script inside a task (issue 48)", async ({ page, browser }) => {
+  // Reading a measure (scrollHeight, offsetLeft, scrollWidth) or setting a scroll position lays the whole page out at
+  // once, inside the script's task: Blueprint's TextArea, animated Tabs and measuring Tag did so in React's commits,
+  // 12-25 ms of the cold dashboard's longest tasks each. Chromium's trace gives such a layout the script's stack.
+  await signIn(page, 'operator', { at: '/profile' });
+  await browser.startTracing(page, { categories: ['devtools.timeline', 'disabled-by-default-devtools.timeline.stack'] });
+  await page.goto('/dashboard');
+  await expect(page.getByTestId('dashboard')).toBeVisible();
+  await expect(page.locator('[data-testid^="door-count-"]').first()).toBeVisible();
+  await page.evaluate(() => new Promise<void>((done) => requestAnimationFrame(() => requestAnimationFrame(() => done()))));
+  const trace = JSON.parse((await browser.stopTracing()).toString()) as { traceEvents: TraceEvent[] };
+  // (the console's own scripts: the test's own looks at the page, Playwright's injected ones, have no address)
+  const ours = (f: StackFrame) => f.url.includes('/assets/');
+  const forced = trace.traceEvents
+    .filter((e) => (e.name === 'Layout' || e.name === 'UpdateLayoutTree') && (e.args?.beginData?.stackTrace ?? e.args?.stackTrace ?? []).some(ours))
+    .map((e) => {
+      const stack = e.args?.beginData?.stackTrace ?? e.args?.stackTrace ?? [];
+      return `${e.name} forced by ${stack
+        .slice(0, 4)
+        .map((f) => `${f.functionName || '(anonymous)'} ${f.url.replace(/^.*\//, '')}:${f.lineNumber}:${f.columnNumber}`)
+        .join(' < ')}`;
+    });
+  expect(forced).toEqual([]);
+});
+
+interface TraceEvent {
+  name: string;
+  args?: { beginData?: { stackTrace?: StackFrame[] }; stackTrace?: StackFrame[] };
+}
+interface StackFrame {
+  functionName: string;
+  url: string;
+  lineNumber: number;
+  columnNumber: number;
+}

@@ -1,7 +1,8 @@
 // The header's alarm gadgets: the alarm sound as it really is (but on the alarms screen, which shows its own), and the
 // alarms button with the open count (what an operator sees at sign-in instead of a toast per alarm already open, issue 10).
 import { useLocation, useNavigate } from 'react-router-dom';
-import { Button, Tag } from '@blueprintjs/core';
+import { Button } from '@blueprintjs/core';
+import { ShortTag } from '../ui/ShortTag';
 import { useSelector } from '@xstate/react';
 import { selectOpenByPriority } from '../../machines/alarms.selectors';
 import { SoundControl } from './SoundControl';
@@ -38,9 +39,9 @@ export function AlarmsButton() {
         data-tour="alarms"
       >
         {open > 0 && (
-          <Tag round intent={p1 ? 'danger' : 'warning'} data-testid="alarms-open-count">
+          <ShortTag round intent={p1 ? 'danger' : 'warning'} data-testid="alarms-open-count">
             {open > 99 ? '99+' : open}
-          </Tag>
+          </ShortTag>
         )}
       </Button>
     </>

@@ -184,8 +184,10 @@ function ScrollKeeper({ children, path, active }: { children: ReactNode; path: s
   const onScroll = useCallback(() => {
     if (ref.current) top.current = ref.current.scrollTop;
   }, []);
+  // a position to restore only: setting scrollTop lays the page out, inside the commit (issue 48: 12 ms of the cold
+  // dashboard's first commit, setting a new view's 0), and a view shown again starts at 0 anyway
   useLayoutEffect(() => {
-    if (active && ref.current) ref.current.scrollTop = top.current;
+    if (active && ref.current && top.current !== 0) ref.current.scrollTop = top.current;
   }, [active]);
   return (
     <div ref={ref} className="gh-view" data-view-path={path} data-testid="view" onScroll={onScroll}>

@@ -1,7 +1,7 @@
 // The menu, built from the route table and filtered by what the operator may open (§2, §6).
 import { useMemo, useState } from 'react';
 import { NavLink } from 'react-router-dom';
-import { Collapse, Icon, type IconName } from '@blueprintjs/core';
+import { Icon, type IconName } from '@blueprintjs/core';
 import { APP_VERSION } from '../../contract';
 import { routeTitle, sectionTitle, tx, useLocale } from '../i18n';
 import { canOpen, type Visitor } from './guard';
@@ -51,7 +51,9 @@ export function Sidebar({ visitor, collapsed, showLogo, currentSection, onNaviga
                   <Icon icon={open ? 'chevron-down' : 'chevron-right'} size={12} />
                 </button>
               )}
-              <Collapse isOpen={open} keepChildrenMounted>
+              {/* folded by the style sheet (issue 48): Blueprint's Collapse measures its contents as it mounts, a layout
+                  of the page forced inside the console's first commit */}
+              <div className={`gh-nav-group__body${open ? ' gh-nav-group__body--open' : ''}`}>
                 <ul className="gh-nav-list">
                   {g.items.map((r) => (
                     <li key={r.path}>
@@ -59,7 +61,7 @@ export function Sidebar({ visitor, collapsed, showLogo, currentSection, onNaviga
                     </li>
                   ))}
                 </ul>
-              </Collapse>
+              </div>
             </div>
           );
         })}

@@ -6,8 +6,8 @@
 // What a user gets: the value of a bar on hover (a tooltip) and from the keyboard (the chart is one tab stop: the arrow
 // keys, Home and End move between bars, their value is shown and said through a polite live region); the chart's name
 // is its accessible name; a bar may open what it counts (onOpen, by click or Enter).
-import { useId, useState, type KeyboardEvent } from 'react';
-import { AxisBottom, AxisLeft } from '@visx/axis';
+import { useId, useState, type KeyboardEvent, type SVGProps } from 'react';
+import { AxisBottom, AxisLeft, type TickRendererProps } from '@visx/axis';
 import { GridRows } from '@visx/grid';
 import { Group } from '@visx/group';
 import { ParentSize } from '@visx/responsive';
@@ -50,6 +50,17 @@ export interface BarChartProps {
 
 const AXIS = '#5f6b7c';
 const TICK_LABEL = { fill: AXIS, fontSize: 11, fontFamily: 'inherit' } as const;
+/**
+ * A tick's label as one SVG text (issue 48). visx's own (`@visx/text`) measures each word with
+ * getComputedTextLength to wrap it, whether or not a width asks for wrapping: a layout of the page forced inside React's
+ * commit for every label, the cold dashboard's charts laid it out seven times in one task. Ours are one line each, as
+ * visx's own draws a line of one (same attributes, `dx`/`dy` in the label's em).
+ */
+function TickLabel(tick: TickRendererProps) {
+  // what is the measuring text's and not an SVG attribute stays out
+  const { formattedValue, verticalAnchor, angle, lineHeight, scaleToFit, capHeight, width, innerRef, innerTextRef, ...attributes } = tick;
+  return <text {...(attributes as SVGProps<SVGTextElement>)}>{formattedValue}</text>;
+}
 const HIGHLIGHT = 'rgba(143,153,168,.15)';
 /** The thickest a bar is drawn (a chart of one or two categories would otherwise be a block). */
 const MAX_BAR = 48;
@@ -161,10 +172,25 @@ function Chart({ name, series, rows, height, horizontal, labelEvery = 1, labelWi
             </Group>
           ))}
           {horizontal ? (
-            <AxisLeft scale={band} hideAxisLine hideTicks tickFormat={(k) => labelOf.get(k)} tickLabelProps={{ ...TICK_LABEL, fontSize: 12, dx: -4 }} />
+            <AxisLeft
+              scale={band}
+              hideAxisLine
+              hideTicks
+              tickFormat={(k) => labelOf.get(k)}
+              tickLabelProps={{ ...TICK_LABEL, fontSize: 12, dx: -4 }}
+              tickComponent={TickLabel}
+            />
           ) : (
             <>
-              <AxisLeft scale={value} tickValues={ticks} hideTicks stroke={AXIS} tickFormat={(n) => formatNumber(Number(n))} tickLabelProps={TICK_LABEL} />
+              <AxisLeft
+                scale={value}
+                tickValues={ticks}
+                hideTicks
+                stroke={AXIS}
+                tickFormat={(n) => formatNumber(Number(n))}
+                tickLabelProps={TICK_LABEL}
+                tickComponent={TickLabel}
+              />
               <AxisBottom
                 top={inner.height}
                 scale={band}
@@ -173,6 +199,7 @@ function Chart({ name, series, rows, height, horizontal, labelEvery = 1, labelWi
                 tickValues={rows.filter((_, i) => i % labelEvery === 0).map((r) => r.key)}
                 tickFormat={(k) => labelOf.get(k)}
                 tickLabelProps={TICK_LABEL}
+                tickComponent={TickLabel}
               />
             </>
           )}

@@ -93,9 +93,19 @@ export function DashboardScreen() {
       {data && !current && (
         <NonIdealState icon="dashboard" title={tx('Nothing to show yet')} description={tx("Your privileges answer none of the dashboard's widgets.")} />
       )}
-      {/* with more than one page the widgets are the selected tab's panel (a tab controls a panel that exists) */}
+      {/* with more than one page the widgets are the selected tab's panel (a tab controls a panel that exists); not
+          animated (issue 48): the sliding indicator measures the selected tab as it mounts, a layout of the whole page
+          forced in the middle of the cold dashboard's first commit (12 ms of its longest task), and its underline is the
+          selected tab's own without it */}
       {pages.length > 1 ? (
-        <Tabs id="dashboard-pages" selectedTabId={page} onChange={(id) => setPage(Number(id))} className="gh-dash__tabs" renderActiveTabPanelOnly>
+        <Tabs
+          id="dashboard-pages"
+          selectedTabId={page}
+          onChange={(id) => setPage(Number(id))}
+          className="gh-dash__tabs"
+          renderActiveTabPanelOnly
+          animate={false}
+        >
           {pages.map((p) => (
             <Tab key={p.pageNum} id={p.pageNum} title={tx('Page {n}', { n: p.pageNum })} panel={widgets ?? undefined} />
           ))}

@@ -4,7 +4,8 @@
 // charts' library, is among what a cold dashboard waits for.
 import type { ReactNode } from 'react';
 import { Link } from 'react-router-dom';
-import { Card, HTMLTable, Icon, Spinner, Tag, type IconName } from '@blueprintjs/core';
+import { Card, HTMLTable, Icon, Spinner, type IconName } from '@blueprintjs/core';
+import { ShortTag } from '../../ui/ShortTag';
 import { useSelector } from '@xstate/react';
 import { auditActionWords, auditEntityWords, formatNumber, hasPrivilege, PRIV, type DashboardSummary } from '../../../contract';
 import { selectAlarmsKnown, selectOpenByPriority } from '../../../machines/alarms.selectors';
@@ -235,9 +236,15 @@ function DoorStatusWidget() {
         <>
           <div className="gh-dash__tags">
             {countDoors(doors).map((c) => (
-              <Tag key={c.status} large minimal={!doorStateOf(c.status).problem} intent={doorStateOf(c.status).intent} data-testid={`door-count-${c.status}`}>
+              <ShortTag
+                key={c.status}
+                large
+                minimal={!doorStateOf(c.status).problem}
+                intent={doorStateOf(c.status).intent}
+                data-testid={`door-count-${c.status}`}
+              >
                 {c.count} {getLocale() === 'en' ? doorStateOf(c.status).label.toLowerCase() : tx(doorStateOf(c.status).label)}
-              </Tag>
+              </ShortTag>
             ))}
           </div>
           {problems.length === 0 ? (
@@ -248,7 +255,7 @@ function DoorStatusWidget() {
             <ul className="gh-dash__problems" data-testid="door-problems">
               {problems.map((d) => (
                 <li key={d.id}>
-                  <Tag intent={doorStateOf(d.status).intent}>{doorStateOf(d.status).label}</Tag>
+                  <ShortTag intent={doorStateOf(d.status).intent}>{doorStateOf(d.status).label}</ShortTag>
                   <Link to="/configure/doors">{d.name}</Link>
                   {d.lastChangedAt && (
                     <span className="bp6-text-muted" title={time.dateTime(d.lastChangedAt, true)}>

@@ -5,7 +5,8 @@
 // an optional note for the next shift (counter, limit from the contract; the `handoverCommands` actor sends it and a
 // toast says what happened). Print uses window.print with the print stylesheet of ./handover.css.
 import { useState, type ReactNode } from 'react';
-import { Button, Callout, Card, FormGroup, HTMLTable, Icon, Tag, TextArea } from '@blueprintjs/core';
+import { Button, Callout, Card, Classes, FormGroup, HTMLTable, Icon } from '@blueprintjs/core';
+import { ShortTag } from '../../ui/ShortTag';
 import { useSelector } from '@xstate/react';
 import { hasPrivilege, PRIV, formatNumber } from '../../../contract';
 import { AcknowledgeHandoverBody, HANDOVER_NOTE_MAX, type HandoverDigest } from '../../../contract/handover';
@@ -48,9 +49,9 @@ function Section({ title, count, children }: { title: string; count: number; chi
     <section className="gh-handover__section">
       <h6 className="bp6-heading">
         {title}{' '}
-        <Tag minimal round>
+        <ShortTag minimal round>
           {formatNumber(count)}
-        </Tag>
+        </ShortTag>
       </h6>
       {count === 0 ? <p className="bp6-text-muted">{tx('None.')}</p> : children}
     </section>
@@ -139,9 +140,9 @@ function Handover({ mayAcknowledge }: { mayAcknowledge: boolean }) {
           <ul className="gh-handover__list" data-testid="handover-open-alarms">
             {d.alarms.open.map((a) => (
               <li key={a.id}>
-                <Tag minimal intent={a.priority <= 1 ? 'danger' : 'warning'}>
+                <ShortTag minimal intent={a.priority <= 1 ? 'danger' : 'warning'}>
                   P{a.priority}
-                </Tag>{' '}
+                </ShortTag>{' '}
                 {a.name} — {a.point} · {time.dateTime(a.raisedAt)}
                 {a.acknowledgedBy && <span className="bp6-text-muted"> · {tx('acknowledged by {name}', { name: a.acknowledgedBy })}</span>}
                 {a.notes.map((x, i) => (
@@ -239,11 +240,13 @@ function Handover({ mayAcknowledge }: { mayAcknowledge: boolean }) {
               </>
             }
           >
-            <TextArea
+            {/* Blueprint's text area as its CSS API (issue 48): its TextArea component reads the element's
+                scrollHeight as it mounts and on every change, a layout of the page forced inside React's commit (16-25
+                ms of the cold dashboard's longest task) for a height it sets only when asked to grow */}
+            <textarea
               id="handover-note"
-              fill
+              className={`${Classes.INPUT} ${Classes.TEXT_AREA} ${Classes.FILL}${over ? ` ${Classes.intentClass('danger')}` : ''}`}
               value={note}
-              intent={over ? 'danger' : 'none'}
               aria-invalid={over}
               onChange={(e) => {
                 setNote(e.target.value);
