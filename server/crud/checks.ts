@@ -17,7 +17,8 @@ import {
 import type { Db } from '../db/db';
 import { tenant } from '../db/tenant';
 import { HttpError, divisionsFor, principal, INVALID_REQUEST } from '../http/kit';
-import { optionCodesOf, pgError, type CrudResource } from './context';
+import { optionCodesOf, type CrudResource } from './context';
+import { SQLSTATE, pgError } from '../db/pgError';
 import type { CrudContext, Row } from './hooks';
 import type { Scope } from './sql';
 
@@ -113,7 +114,7 @@ export function writeChecks(crud: CrudResource) {
   /** The constraint is the truth: a unique violation the pre-check missed (a race) becomes a violation too. */
   function uniqueViolation(e: unknown, input: Record<string, unknown>): Violation | null {
     const err = pgError(e);
-    if (err.code !== '23505') return null;
+    if (err.code !== SQLSTATE.uniqueViolation) return null;
     const cols =
       /Key \(([^)]+)\)/
         .exec(err.detail ?? '')?.[1]

@@ -29,14 +29,6 @@ export interface CrudOptions {
   searchWindowPerRow?: number;
 }
 
-interface PgError {
-  code?: string;
-  detail?: string;
-  constraint?: string;
-  table?: string;
-}
-export const pgError = (e: unknown): PgError => (e && typeof e === 'object' ? (e as PgError) : {});
-
 /** Whoever may read a resource, or pick it in another resource's form, may read its options. */
 export function optionCodesOf(r: ResourceDeclaration<any>): string[] {
   return [

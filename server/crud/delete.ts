@@ -6,7 +6,8 @@ import { BulkDeleteRequest, CATALOGUE, columnOf, type Fields } from '../../contr
 import type { Db } from '../db/db';
 import { HttpError, fill, body, idParam } from '../http/kit';
 import { audit } from '../audit/trail';
-import { pgError, type CrudResource } from './context';
+import type { CrudResource } from './context';
+import { SQLSTATE, pgError } from '../db/pgError';
 import type { Row } from './hooks';
 import { inLockOrder } from '../db/queries/lockOrder';
 
@@ -88,7 +89,7 @@ export function deleteRoutes(app: FastifyInstance, crud: CrudResource) {
         await tx.query(`delete from ${r.table} where id = any($1::int[])`, [unique]);
         await tx.query('release savepoint crud_delete');
       } catch (e) {
-        if (pgError(e).code !== '23503') throw e;
+        if (pgError(e).code !== SQLSTATE.foreignKeyViolation) throw e;
         await tx.query('rollback to savepoint crud_delete');
         throw new HttpError(
           409,

@@ -7,6 +7,7 @@ import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { cp } from 'node:fs/promises';
 import { basename, join } from 'node:path';
 import { createDiskGuard, type Storage } from './diskGuard';
+import { SQLSTATE } from './pgError';
 
 export {
   DATA_DIR_READ_ONLY,
@@ -246,7 +247,7 @@ export function isDatabaseUnavailable(err: unknown): boolean {
  */
 export function isTransientConflict(err: unknown): boolean {
   const code = (err as { code?: unknown } | null)?.code;
-  return code === '40001' || code === '40P01';
+  return code === SQLSTATE.serializationFailure || code === SQLSTATE.deadlockDetected;
 }
 
 /** What a 503 says. */

@@ -4,6 +4,7 @@
 import type { Db } from '../db';
 import { tenant } from '../tenant';
 import { inLockOrder } from './lockOrder';
+import { SQLSTATE, pgError } from '../pgError';
 
 /** A door's status as an edge event of a client says it, and when that event happened at the door. */
 export interface DoorStatusMove {
@@ -55,9 +56,6 @@ export async function moveDoorStatuses(
   return rows.filter((r) => before.get(Number(r.id)) !== r.status).map((r) => ({ ...r, id: Number(r.id), client_id: Number(r.client_id) }));
 }
 
-/** PostgreSQL's error code for a row whose foreign key names no row. */
-const FOREIGN_KEY_VIOLATION = '23503';
-
 /** The numbers of controller `controllerId`'s events stored ahead of its last number (the live lane), oldest first. */
 export async function edgeAheadSeqs(db: Db, controllerId: number): Promise<number[]> {
   const { rows } = await db.query<{ seq: string }>('select seq::text from edge_seq_ahead where controller_id = $1 order by seq', [controllerId]);
@@ -71,7 +69,7 @@ export async function edgeLastSeq(db: Db, clientId: number, controllerId: number
   try {
     await db.query('insert into edge_controllers (controller_id, client_id) values ($1, $2) on conflict (controller_id) do nothing', [controllerId, clientId]);
   } catch (e) {
-    if ((e as { code?: string }).code !== FOREIGN_KEY_VIOLATION) throw e;
+    if (pgError(e).code !== SQLSTATE.foreignKeyViolation) throw e;
     return 0;
   }
   const { rows } = await db.query<{ last_seq: string }>('select last_seq::text from edge_controllers where controller_id = $1', [controllerId]);
