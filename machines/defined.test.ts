@@ -1,5 +1,5 @@
 // Issue 48: no machine is built as its module is evaluated (machines/defined.ts); the console's start builds the
-// system's machines in a task of their own (defineStartMachines), each once. A machine is counted as xstate builds it:
+// system's machines in a task of their own (src/system/browser.ts prepareSystem), each once. A machine is counted as xstate builds it:
 // its constructor binds `getInitialSnapshot` of the prototype, read here through an accessor put in its place.
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { StateMachine, createActor } from 'xstate';
@@ -66,5 +66,17 @@ describe('machines defined on first use (issue 48)', () => {
     expect(actor.getSnapshot().status).toBe('active');
     expect(readingMachine).toBeInstanceOf(StateMachine);
     actor.stop();
+  });
+
+  it("relies on xstate's setup answering functions that work detached from it, as lazySetup calls them", async () => {
+    // lazySetup copies the object xstate's `setup` answers and calls its createMachine and extend later, detached: a
+    // newer xstate whose setup methods read `this` would break every machine module, named here first
+    const { setup } = await import('xstate');
+    const { createMachine, extend } = setup({ actions: { noted: () => undefined } });
+    const machine = createMachine({ id: 'detached', initial: 'a', states: { a: { on: { go: { target: 'b', actions: 'noted' } } }, b: {} } });
+    const actor = createActor(machine).start();
+    actor.send({ type: 'go' });
+    expect(actor.getSnapshot().value).toBe('b');
+    expect(typeof extend({}).createMachine).toBe('function');
   });
 });

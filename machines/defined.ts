@@ -9,40 +9,44 @@
 // machines/ nor of the console's logic is built as its module is evaluated.
 import { setup, type AnyStateMachine } from 'xstate';
 
+/** What a stand-in stands for: the function that builds its machine, and the machine once built. */
+interface Standing {
+  make: () => object;
+  made?: object;
+}
+const STAND_INS = new WeakMap<object, Standing>();
+const real = (s: Standing) => (s.made ??= s.make());
+
 /** Stands for the machine `make` builds; builds it once, at the first look at any of its members. */
 export function defined<T extends object>(make: () => T): T {
-  let made: T | undefined;
-  const real = () => (made ??= make());
-  BUILT.set(real, () => made !== undefined);
+  const standing: Standing = { make };
   const standIn = new Proxy({} as T, {
-    get: (_, k) => Reflect.get(real(), k),
-    set: (_, k, v) => Reflect.set(real(), k, v),
-    has: (_, k) => Reflect.has(real(), k),
-    ownKeys: () => Reflect.ownKeys(real()),
+    get: (_, k) => Reflect.get(real(standing), k),
+    set: (_, k, v) => Reflect.set(real(standing), k, v),
+    has: (_, k) => Reflect.has(real(standing), k),
+    ownKeys: () => Reflect.ownKeys(real(standing)),
     // the stand-in's own target has none of these members: each is reported configurable, as a proxy must
     getOwnPropertyDescriptor: (_, k) => {
-      const d = Reflect.getOwnPropertyDescriptor(real(), k);
+      const d = Reflect.getOwnPropertyDescriptor(real(standing), k);
       return d && { ...d, configurable: true };
     },
-    getPrototypeOf: () => Reflect.getPrototypeOf(real()),
+    getPrototypeOf: () => Reflect.getPrototypeOf(real(standing)),
   });
-  STAND_INS.set(standIn, real);
+  STAND_INS.set(standIn, standing);
   return standIn;
 }
 
-const BUILT = new WeakMap<() => object, () => boolean>();
-const STAND_INS = new WeakMap<object, () => object>();
-
 /** Builds the machine a stand-in stands for now (nothing for a machine built already); answers the machine. */
 export function build<T extends object>(machine: T): T {
-  STAND_INS.get(machine)?.();
+  const standing = STAND_INS.get(machine);
+  if (standing) real(standing);
   return machine;
 }
 
 /** Whether the machine has been built: always for one that is not a stand-in. */
 export function isBuilt(machine: object): boolean {
-  const real = STAND_INS.get(machine);
-  return !real || BUILT.get(real)!();
+  const standing = STAND_INS.get(machine);
+  return !standing || standing.made !== undefined;
 }
 
 /** xstate's `setup`, whose `createMachine` (and its `extend`'s) answers the machine built on first use. */
