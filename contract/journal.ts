@@ -62,7 +62,10 @@ const API_KEY_IN_TEXT = /\bgh_([0-9a-f]{12})_[A-Za-z0-9_-]{43}(?![A-Za-z0-9_-])/
 // three base64url parts, the first a JSON object ('{"' encodes as eyJ): what every jwt looks like
 const JWT = /eyJ[A-Za-z0-9_-]{5,}\.[A-Za-z0-9_-]{4,}\.[A-Za-z0-9_-]{4,}/g;
 const JWT_EXACT = /^eyJ[A-Za-z0-9_-]{5,}\.[A-Za-z0-9_-]{4,}\.[A-Za-z0-9_-]{4,}$/;
-const SURROGATE_HEADER = b64url(JSON.stringify({ alg: 'none', typ: REDACTED }));
+// made at its first use, not as the console's code is evaluated (issue 48: the page's first TextEncoder was 3.6 ms of
+// that evaluation, the cold console's longest task)
+let surrogateHeader: string | undefined;
+const surrogate = () => (surrogateHeader ??= b64url(JSON.stringify({ alg: 'none', typ: REDACTED })));
 const MAX_DEPTH = 12;
 
 function b64url(text: string): string {
@@ -93,7 +96,7 @@ function fingerprint(text: string): string {
  */
 function redactJwt(token: string): string {
   const [header, payload] = token.split('.');
-  if (header === SURROGATE_HEADER) return token;
+  if (header === surrogate()) return token;
   let exp: unknown;
   try {
     exp = (JSON.parse(fromB64url(payload) ?? 'null') as { exp?: unknown } | null)?.exp;
@@ -101,7 +104,7 @@ function redactJwt(token: string): string {
     exp = undefined;
   }
   const claims = typeof exp === 'number' && Number.isFinite(exp) ? { exp, ref: fingerprint(token) } : { ref: fingerprint(token) };
-  return `${SURROGATE_HEADER}.${b64url(JSON.stringify(claims))}.redacted`;
+  return `${surrogate()}.${b64url(JSON.stringify(claims))}.redacted`;
 }
 
 function redactSecretField(value: unknown): unknown {
