@@ -4,6 +4,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { cpSync, existsSync, mkdirSync, openSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join, relative, resolve } from 'node:path';
 import { createServer, type AddressInfo } from 'node:net';
+import { serverProcessArgs } from '../server/processArgs';
 
 export interface OwnServer {
   url: string;
@@ -109,15 +110,6 @@ async function claimPrestarted(name: string): Promise<Prestarted | null> {
   return null;
 }
 
-/**
- * How a server is started: the run's bundle of the server when scripts/test.mjs made one (scripts/serverBundle.mjs,
- * E2E_SERVER_BUNDLE: plain node, about a third less processor time a start), else server/main.ts through tsx.
- */
-function serverArgs(): string[] {
-  const bundle = process.env.E2E_SERVER_BUNDLE;
-  return bundle && existsSync(bundle) ? ['--enable-source-maps', bundle] : ['--import', 'tsx', 'server/main.ts'];
-}
-
 export async function ownServer(name: string, extraEnv: Record<string, string> = {}): Promise<OwnServer> {
   const ahead = await claimPrestarted(name);
   let port = ahead?.port ?? (await freePort());
@@ -160,7 +152,7 @@ export async function ownServer(name: string, extraEnv: Record<string, string> =
     const logPath = `test-results/servers/${name}-${port}.log`;
     const log = openSync(logPath, 'a');
     const from = statSync(logPath).size;
-    const c = spawn(process.execPath, serverArgs(), { env: envOf(), stdio: ['ignore', log, log], detached: true });
+    const c = spawn(process.execPath, serverProcessArgs(), { env: envOf(), stdio: ['ignore', log, log], detached: true });
     child = c;
     // a server starts in ~15 s alone; beside vitest's own database set-up on a loaded machine it took over 90
     const until = Date.now() + 180_000;

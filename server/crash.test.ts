@@ -12,6 +12,7 @@ import { freePort } from '../edge/testPeers';
 import { openPglite } from './db/db';
 import { DEMO_PASSWORD } from './db/seed';
 import { seededImage } from './testImage';
+import { serverProcessArgs } from './processArgs';
 
 const dir = mkdtempSync(join(tmpdir(), 'gh-crash-'));
 const port = await freePort(); // from the system: a random number collided with other servers in CI
@@ -30,7 +31,7 @@ const env = {
 let child: ChildProcess | null = null;
 
 async function start() {
-  child = spawn(process.execPath, ['--import', 'tsx', 'server/main.ts'], { env, stdio: 'ignore', detached: true });
+  child = spawn(process.execPath, serverProcessArgs(), { env, stdio: 'ignore', detached: true });
   for (;;) {
     try {
       if ((await fetch(`${base}${API.health}`)).ok) return;
@@ -127,7 +128,7 @@ describe('a server killed with SIGKILL while writing', () => {
 
     // a second server on the same data directory would open the embedded database beside the first and damage it (a
     // restart whose old process had not ended yet did): it refuses to start, the first goes on serving
-    const second = spawnSync(process.execPath, ['--import', 'tsx', 'server/main.ts'], {
+    const second = spawnSync(process.execPath, serverProcessArgs(), {
       env: { ...env, PORT: String(port + 2) },
       encoding: 'utf8',
       timeout: 120_000,
@@ -143,7 +144,7 @@ describe('a server killed with SIGKILL while writing', () => {
     // a path under a plain file cannot be created or written, whoever runs the test (root ignores permissions)
     writeFileSync(join(dir, 'a-file'), '');
     const target = join(dir, 'a-file', 'data');
-    const r = spawnSync(process.execPath, ['--import', 'tsx', 'server/main.ts'], {
+    const r = spawnSync(process.execPath, serverProcessArgs(), {
       env: { ...env, DATA_DIR: target, PORT: String(port + 1) },
       encoding: 'utf8',
       timeout: 120_000,

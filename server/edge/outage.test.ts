@@ -17,6 +17,7 @@ import { openPglite, openPostgres, type Db } from '../db/db';
 import { DEMO_PASSWORD } from '../db/seed';
 import { seededImage } from '../testImage';
 import { adminQuery, startTestServer, withDatabase } from '../testkit';
+import { serverProcessArgs } from '../processArgs';
 
 const PG = process.env.DATABASE_URL || '';
 // (an edge's journal numbers every event; the server notes the number of each decided swipe with it)
@@ -30,7 +31,7 @@ const serverLogs: string[] = [];
 
 /** The real server as its own process group on `port` (started fresh or again on the same database). */
 async function serverProcess(port: number, env: Record<string, string>) {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'server/main.ts'], {
+  const child = spawn(process.execPath, serverProcessArgs(), {
     env: {
       ...process.env,
       PORT: String(port),
